@@ -1,0 +1,119 @@
+# agent-nook - build, test and install.
+#
+#   make [VARIANT=debug|release|san]      build nookc into build/$(VARIANT)/
+#   make check                            unit, golden and integration tests
+#   make install PREFIX=/usr/local [DESTDIR=...]
+
+VARIANT ?= debug
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+INSTALL ?= install
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+Q ?= @
+
+ifeq ($(VARIANT),debug)
+  VARIANT_CFLAGS := -O0 -g
+else ifeq ($(VARIANT),release)
+  VARIANT_CFLAGS := -O2 -DNDEBUG
+else ifeq ($(VARIANT),san)
+  VARIANT_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+                    -fno-omit-frame-pointer
+  VARIANT_LDFLAGS := -fsanitize=address,undefined
+else
+  $(error VARIANT must be debug, release or san, not '$(VARIANT)')
+endif
+
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+            -Wwrite-strings -Wformat=2 -Wswitch-enum -Werror=implicit-function-declaration \
+            -Werror=return-type -Wno-missing-field-initializers
+ifeq ($(CI),true)
+  WARNINGS += -Werror
+endif
+
+CFLAGS ?=
+CFLAGS += -std=gnu11 $(WARNINGS) $(VARIANT_CFLAGS)
+CPPFLAGS += -MMD -MP -D_GNU_SOURCE
+LDFLAGS += $(VARIANT_LDFLAGS)
+
+RT_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
+CC_LIBS := $(shell $(PKG_CONFIG) --libs libcyaml yaml-0.1 jansson)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcyaml yaml-0.1 jansson)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
+CPPFLAGS += $(PKG_CFLAGS)
+
+B := build/$(VARIANT)
+
+RUNTIME_SRC := runtime/util.c runtime/plan.c runtime/plan-json.c
+COMPILER_SRC := compiler/diag.c compiler/yamltree.c compiler/profile.c compiler/parse.c \
+                compiler/lower.c compiler/passes.c compiler/compile.c compiler/emit.c
+
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(B)/%.o)
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(B)/%.o)
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test-*.c))
+
+PROGRAMS := $(B)/nookc
+
+.PHONY: all nookc check test unit golden integration golden-update valgrind lint format \
+        install uninstall clean
+all: $(PROGRAMS)
+nookc: $(B)/nookc
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/libnookrt.a: $(RUNTIME_OBJ)
+	$(Q)$(AR) rcs $@ $^
+
+$(B)/libnookc.a: $(COMPILER_OBJ)
+	$(Q)$(AR) rcs $@ $^
+
+$(B)/nookc: $(B)/compiler/nookc.o $(B)/libnookc.a $(B)/libnookrt.a
+	$(Q)$(CC) $(LDFLAGS) $^ $(CC_LIBS) -o $@
+
+$(B)/tests/%: tests/unit/%.c $(B)/libnookc.a $(B)/libnookrt.a
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< $(B)/libnookc.a $(B)/libnookrt.a $(LDFLAGS) \
+	    $(CC_LIBS) $(CMOCKA_LIBS) -o $@
+
+# The whole suite; its last line is "N passed, N failed".
+check: all $(UNIT_TESTS)
+	$(Q)BUILD=$(B) tests/run.sh
+test: check
+
+unit: $(UNIT_TESTS)
+	$(Q)BUILD=$(B) tests/run.sh unit
+golden: all
+	$(Q)BUILD=$(B) tests/run.sh golden
+integration: all
+	$(Q)BUILD=$(B) tests/run.sh integration
+
+golden-update: all
+	$(Q)BUILD=$(B) tests/golden/run.sh --update
+
+valgrind: all $(UNIT_TESTS)
+	$(Q)BUILD=$(B) VALGRIND=1 tests/run.sh unit golden
+
+lint:
+	$(Q)clang-format --dry-run --Werror runtime/*.[ch] compiler/*.[ch] tests/unit/*.c
+	$(Q)! grep -nE '\b(sprintf|strcpy|strcat|system|popen)\(' runtime/*.c compiler/*.c
+
+format:
+	$(Q)clang-format -i runtime/*.[ch] compiler/*.[ch] tests/unit/*.c
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/agent-nook/profiles
+	$(INSTALL) -m 0755 $(PROGRAMS) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/agent-nook/profiles/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(PROGRAMS)))
+	rm -rf $(DESTDIR)$(DATADIR)/agent-nook
+
+clean:
+	rm -rf build
+
+-include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d

@@ -1,0 +1,246 @@
+/* nookc.c - the policy compiler's command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../runtime/plan.h"
+#include "compile.h"
+#include "diag.h"
+#include "emit.h"
+
+enum exit_code {
+    EXIT_OK = 0,
+    EXIT_REJECTED = 1,
+    EXIT_USAGE = 2,
+};
+
+enum emit_kind {
+    EMIT_SH,
+    EMIT_ARGV,
+    EMIT_JSON,
+};
+
+static const char usage_text[] =
+    "Usage: nookc [OPTIONS] PROFILE [-- COMMAND [ARGS...]]\n"
+    "Compile an agent-nook sandbox profile into a bubblewrap launch.\n"
+    "\n"
+    "  --emit sh|argv|json    output: POSIX sh launch script (default), the NUL-separated\n"
+    "                         bwrap argument vector, or the JSON plan for nook-exec\n"
+    "  -o, --output FILE      write to FILE atomically (scripts get mode 0755) instead of\n"
+    "                         stdout; nothing is written when compilation fails\n"
+    "  --check                only check the profile: diagnostics on stderr, no output\n"
+    "  --target-bwrap VERSION refuse options newer than this bubblewrap (default 0.8.0)\n"
+    "  --bwrap PATH           bwrap to use in scripts and plans (default: $NOOK_BWRAP,\n"
+    "                         then PATH)\n"
+    "  --dump-ir              print the checked plan, one op per line, for debugging\n"
+    "  -h, --help             show this help\n"
+    "  --version              show the version\n"
+    "\n"
+    "A COMMAND after '--' is baked into the output.\n"
+    "Exit status: 0 ok, 1 profile rejected, 2 usage or I/O error.\n";
+
+static int usage_error(const char *fmt, ...) NOOK_PRINTF(1, 2);
+
+static int
+usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "nookc: error: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'nookc --help' for more information.\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+static void
+dump_ir(const struct plan *plan, struct buf *out)
+{
+    for (size_t i = 0; i < plan->n_ops; i++) {
+        const struct plan_op *op = &plan->ops[i];
+        char *origin = plan_loc_str(&op->origin);
+        buf_printf(out, "%-11s %s", plan_op_kind_name(op->kind), op->dest);
+        if (op->source)
+            buf_printf(out, " <- %s", op->source);
+        if (op->size)
+            buf_printf(out, " size=%llu", (unsigned long long)op->size);
+        if (op->perms >= 0)
+            buf_printf(out, " perms=%04o", (unsigned)op->perms);
+        if (op->optional)
+            buf_adds(out, " optional");
+        buf_printf(out, "  [%s]\n", origin ? origin : "generated");
+        free(origin);
+    }
+}
+
+/* Resolves the bwrap path for scripts: --bwrap, then $NOOK_BWRAP, then PATH. */
+static char *
+resolve_program(const char *explicit_path, const char *env, const char *name)
+{
+    const char *p = explicit_path ? explicit_path : (env ? getenv(env) : NULL);
+    if (p && *p)
+        return p[0] == '/' ? xstrdup(p) : NULL;
+    return find_in_path(name);
+}
+
+static int
+write_output(const char *path, const struct buf *data, unsigned mode)
+{
+    if (path) {
+        if (write_file_atomic(path, data->data ? data->data : "", data->len, mode) < 0) {
+            fprintf(stderr, "nookc: error: cannot write '%s': %s\n", path, strerror(errno));
+            return EXIT_USAGE;
+        }
+        return EXIT_OK;
+    }
+    if (write_all(STDOUT_FILENO, data->data ? data->data : "", data->len) < 0) {
+        fprintf(stderr, "nookc: error: cannot write output: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+    enum {
+        OPT_EMIT = 256,
+        OPT_CHECK,
+        OPT_TARGET,
+        OPT_BWRAP,
+        OPT_DUMP,
+        OPT_VERSION,
+    };
+    static const struct option longopts[] = {
+        {"emit", required_argument, NULL, OPT_EMIT},
+        {"output", required_argument, NULL, 'o'},
+        {"check", no_argument, NULL, OPT_CHECK},
+        {"target-bwrap", required_argument, NULL, OPT_TARGET},
+        {"bwrap", required_argument, NULL, OPT_BWRAP},
+        {"dump-ir", no_argument, NULL, OPT_DUMP},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    /* Everything after the first "--" is the command, never options or the profile. */
+    int nopts = argc;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            nopts = i;
+            break;
+        }
+    }
+    enum emit_kind emit = EMIT_SH;
+    const char *output = NULL, *bwrap_opt = NULL;
+    bool check = false, dump = false;
+    struct compile_options opts = {.target = {0, 8, 0}};
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(nopts, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_EMIT:
+            if (strcmp(optarg, "sh") == 0)
+                emit = EMIT_SH;
+            else if (strcmp(optarg, "argv") == 0)
+                emit = EMIT_ARGV;
+            else if (strcmp(optarg, "json") == 0)
+                emit = EMIT_JSON;
+            else
+                return usage_error("unknown output format '%s' (expected sh, argv or json)",
+                                   optarg);
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case OPT_CHECK:
+            check = true;
+            break;
+        case OPT_TARGET:
+            if (plan_version_parse(optarg, &opts.target) < 0)
+                return usage_error("invalid bubblewrap version '%s' (expected X.Y.Z)", optarg);
+            break;
+        case OPT_BWRAP:
+            if (optarg[0] != '/')
+                return usage_error("--bwrap needs an absolute path, got '%s'", optarg);
+            bwrap_opt = optarg;
+            break;
+        case OPT_DUMP:
+            dump = true;
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        case OPT_VERSION:
+            printf("nookc %s\n", NOOK_VERSION);
+            return EXIT_OK;
+        case ':':
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= nopts)
+        return usage_error("%s", "no profile given");
+    if (optind + 1 < nopts)
+        return usage_error("unexpected argument '%s' (put the command after '--')",
+                           argv[optind + 1]);
+    const char *profile = argv[optind];
+    if (nopts < argc) {
+        opts.command = argv + nopts + 1;
+        opts.n_command = (size_t)(argc - nopts - 1);
+    }
+
+    struct diag_sink sink;
+    diag_init(&sink, stderr, "nookc");
+    struct plan plan;
+    if (compile_file(profile, &opts, &sink, &plan) < 0) {
+        fprintf(stderr, "nookc: %u error%s\n", sink.errors, sink.errors == 1 ? "" : "s");
+        plan_free(&plan);
+        return EXIT_REJECTED;
+    }
+    if (check) {
+        plan_free(&plan);
+        return EXIT_OK;
+    }
+
+    struct buf out = {0};
+    int rc = EXIT_OK;
+    unsigned mode = 0644;
+    if (dump) {
+        dump_ir(&plan, &out);
+    } else if (emit == EMIT_ARGV) {
+        emit_argv(&plan, &out);
+    } else if (emit == EMIT_JSON) {
+        if (bwrap_opt)
+            plan.bwrap = xstrdup(bwrap_opt);
+        if (emit_json(&plan, &out) < 0) {
+            fprintf(stderr, "nookc: error: the plan contains text that is not valid UTF-8\n");
+            rc = EXIT_REJECTED;
+        }
+    } else {
+        char *bwrap = resolve_program(bwrap_opt, "NOOK_BWRAP", "bwrap");
+        char *timeout_prog = plan.timeout_ms ? find_in_path("timeout") : NULL;
+        if (!bwrap) {
+            fprintf(stderr, "nookc: error: bwrap not found (install bubblewrap, or pass "
+                            "--bwrap PATH or set NOOK_BWRAP to an absolute path)\n");
+            rc = EXIT_USAGE;
+        } else if (plan.timeout_ms && !timeout_prog) {
+            fprintf(stderr, "nookc: error: timeout(1) not found in PATH; the profile's "
+                            "timeout cannot be enforced by a script\n");
+            rc = EXIT_USAGE;
+        } else {
+            emit_sh(&plan, bwrap, timeout_prog, &out);
+            mode = 0755;
+        }
+        free(bwrap);
+        free(timeout_prog);
+    }
+    if (rc == EXIT_OK)
+        rc = write_output(output, &out, mode);
+    buf_free(&out);
+    plan_free(&plan);
+    return rc;
+}
