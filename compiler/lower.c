@@ -426,11 +426,11 @@ lower_profile(const struct profile_doc *doc, struct plan *plan, struct diag_sink
         if (parse_timeout(*y->timeout, &plan->timeout_ms, &why) < 0)
             err_at(&c, ymap_get(top, "timeout"), "invalid timeout: %s", why);
     }
-    const struct ynode *unset = ymap_get(top, "unset_vars");
-    if (unset)
-        lower_unset(&c, unset);
     const struct ynode *env = ymap_get(top, "env_vars");
     if (env)
         lower_env(&c, env);
+    const struct ynode *unset = ymap_get(top, "unset_vars");
+    if (unset)
+        lower_unset(&c, unset);
     return sink->errors - before;
 }

@@ -263,6 +263,12 @@ expand_vars(const char *in, char **err)
         p++;
     }
     while (*p) {
+        if (p[0] == '$' && p[1] == '$') {
+            /* "$$" is a literal '$', so "$${X}" writes "${X}" */
+            buf_addc(&b, '$');
+            p += 2;
+            continue;
+        }
         if (p[0] != '$' || p[1] != '{') {
             buf_addc(&b, *p++);
             continue;

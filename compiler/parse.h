@@ -40,7 +40,8 @@ int path_normalize(const char *in, char **out, const char **why);
  * normalised): "/home" is an ancestor of "/home/u" but not of "/home-u". */
 bool path_is_ancestor(const char *anc, const char *path);
 
-/* Expands ${NAME} and ${NAME:-default} anywhere, and a leading "~" or "~/" to $HOME.
+/* Expands ${NAME} and ${NAME:-default} anywhere, and a leading "~" or "~/" to $HOME;
+ * "$$" is a literal '$'. Any other '$' is literal.
  * An unset variable without a default is an error. Returns an owned string, or NULL
  * with *err set to an owned message. */
 char *expand_vars(const char *in, char **err);

@@ -35,9 +35,9 @@ pass_normalize(struct plan *plan, struct diag_sink *sink)
     for (size_t i = 0; i < plan->n_ops; i++) {
         struct plan_op *op = &plan->ops[i];
         const struct plan_loc *sloc = op->src_origin.file ? &op->src_origin : &op->origin;
-        normalize_one(&op->dest, "target", &op->origin, sink);
         if (op->kind != PLAN_OP_SYMLINK)
             normalize_one(&op->source, "source", sloc, sink);
+        normalize_one(&op->dest, "target", &op->origin, sink);
         normalize_one(&op->workdir, "workdir", &op->origin, sink);
         for (size_t l = 0; l < op->layers.n; l++)
             normalize_one(&op->layers.v[l], "overlay layer", &op->origin, sink);

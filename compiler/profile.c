@@ -291,7 +291,10 @@ check_value(struct vctx *c, const cyaml_schema_value_t *sv, const char *key,
         return;
     }
     if (node->type != YNODE_SCALAR) {
-        verr(c, node, "expected a scalar for '%s', got %s", key, ynode_kind(node));
+        const char *want = sv->type == CYAML_BOOL    ? "true or false"
+                           : sv->type == CYAML_FLOAT ? "a number"
+                                                     : "a string";
+        verr(c, node, "expected %s for '%s', got %s", want, key, ynode_kind(node));
         return;
     }
     if (ynode_is_null(node)) {

@@ -122,7 +122,9 @@ refuse_node_features(struct builder *b, const yaml_mark_t *mark, const yaml_char
         return true;
     }
     if (tag && !implicit_tag) {
-        error_at(b, line, col, "tags are not supported", (const char *)tag);
+        struct plan_loc loc = {(char *)b->file, line, col};
+        diag_error(b->sink, &loc, "tags are not supported (found '%s')", (const char *)tag);
+        b->failed = true;
         return true;
     }
     return false;

@@ -1,0 +1,105 @@
+#!/bin/bash
+# tests/golden/run.sh [--update] - golden tests for nookc, TAP output.
+#
+# valid/<case>/profile.yaml   compiled three ways; the outputs must equal expect.argv
+#                             (one argument per line), expect.sh and expect.json
+# invalid/<case>/profile.yaml must be rejected with exit 1, no stdout, and stderr equal
+#                             to expect.stderr
+# Optional per case: `args` (extra nookc arguments, one per line) and `env` (extra
+# environment, NAME=VALUE per line). nookc runs in the case directory under a fixed,
+# minimal environment. $NOOK_FIXTURE names a small host tree made for the run; it is
+# written @FIXTURE@ in expectations. --update rewrites the expectations.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+nookc="$root/${BUILD:-build/debug}/nookc"
+update=0
+[ "${1:-}" = --update ] && update=1
+wrap=()
+[ "${VALGRIND:-0}" = 1 ] && wrap=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+
+fixture=$(mktemp -d /tmp/nook-golden.XXXXXX)
+trap 'rm -rf "$fixture"' EXIT
+# A small host tree for the room-making cases: directories, a file, a symlink.
+mkdir -p "$fixture/root/etc" "$fixture/root/usr/lib" "$fixture/root/usr/share" "$fixture/root/data"
+echo hosts >"$fixture/root/etc/hosts"
+ln -s usr/lib "$fixture/root/lib"
+chmod 0750 "$fixture/root/usr/share"
+chmod 0700 "$fixture/root/usr"
+echo x >"$fixture/root/file"
+
+n=0
+fail=0
+tap() { # tap STATUS NAME
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi
+}
+
+run_nookc() { # run_nookc CASEDIR OUT ERR EXTRA-ARGS... ; returns nookc's status
+    local dir=$1 out=$2 err=$3
+    shift 3
+    local args=() envs=()
+    [ -f "$dir/args" ] && mapfile -t args <"$dir/args"
+    [ -f "$dir/env" ] && mapfile -t envs <"$dir/env"
+    # The command (after --) must stay last.
+    local pre=() post=() seen=0 a
+    for a in "${args[@]}"; do
+        if [ "$a" = -- ] || [ $seen = 1 ]; then seen=1; post+=("$a"); else pre+=("$a"); fi
+    done
+    (cd "$dir" && env -i HOME=/home/golden PATH=/usr/bin:/bin LC_ALL=C \
+        NOOK_FIXTURE="$fixture/root" "${envs[@]}" \
+        "${wrap[@]}" "$nookc" "$@" "${pre[@]}" profile.yaml "${post[@]}" >"$out" 2>"$err")
+}
+
+# compare NAME EXPECTED ACTUAL: diff, or update
+compare() {
+    local name=$1 exp=$2 act=$3
+    sed -i "s#$fixture/root#@FIXTURE@#g" "$act"
+    if [ $update = 1 ]; then
+        cp "$act" "$exp"
+        tap 0 "$name (updated)"
+    elif diff -u "$exp" "$act" >&2; then
+        tap 0 "$name"
+    else
+        tap 1 "$name"
+    fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$fixture" "$tmp"' EXIT
+
+for dir in "$here"/valid/*/; do
+    c=$(basename "$dir")
+    run_nookc "$dir" "$tmp/argv" "$tmp/err" --emit argv
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        cat "$tmp/err" >&2
+        tap 1 "valid/$c compiles (exit $rc)"
+        continue
+    fi
+    tr '\0' '\n' <"$tmp/argv" >"$tmp/argv.txt"
+    compare "valid/$c argv" "$dir/expect.argv" "$tmp/argv.txt"
+    run_nookc "$dir" "$tmp/sh" "$tmp/err" --bwrap /usr/bin/bwrap
+    compare "valid/$c sh" "$dir/expect.sh" "$tmp/sh"
+    run_nookc "$dir" "$tmp/json" "$tmp/err" --emit json
+    compare "valid/$c json" "$dir/expect.json" "$tmp/json"
+    # Same profile and environment: byte-identical output.
+    run_nookc "$dir" "$tmp/json2" "$tmp/err" --emit json
+    sed -i "s#$fixture/root#@FIXTURE@#g" "$tmp/json2"
+    cmp -s "$tmp/json" "$tmp/json2"
+    tap $? "valid/$c deterministic"
+done
+
+for dir in "$here"/invalid/*/; do
+    c=$(basename "$dir")
+    rm -f "$tmp/out.sh"
+    run_nookc "$dir" "$tmp/out" "$tmp/err" -o "$tmp/out.sh"
+    rc=$?
+    ok=0
+    [ $rc -eq 1 ] || { echo "# invalid/$c: exit $rc, expected 1" >&2; ok=1; }
+    [ -s "$tmp/out" ] && { echo "# invalid/$c: wrote to stdout" >&2; ok=1; }
+    [ -e "$tmp/out.sh" ] && { echo "# invalid/$c: wrote the output file" >&2; ok=1; }
+    tap $ok "invalid/$c rejected with exit 1 and no output"
+    compare "invalid/$c stderr" "$dir/expect.stderr" "$tmp/err"
+done
+exit $fail

@@ -1,0 +1,22 @@
+#!/bin/sh
+# agent-nook launch script for sandbox 'expanded', compiled by nookc 0.1.0 from 'profile.yaml'.
+# Regenerate it rather than editing: every word below is quoted data.
+# Usage: sh SCRIPT COMMAND [ARGS...]
+set -eu
+if [ "$#" -eq 0 ]; then
+    printf '%s\n' 'usage: sh SCRIPT COMMAND [ARGS...]' >&2
+    exit 2
+fi
+exec '/usr/bin/bwrap' \
+    '--die-with-parent' \
+    '--new-session' \
+    '--bind' '/home/golden/project' '/workspace' \
+    '--tmpfs' '/cache' \
+    '--tmpfs' '/emptydefault' \
+    '--cap-drop' 'ALL' \
+    '--setenv' 'HOME' '/home/golden' \
+    '--setenv' 'PATH' '/usr/bin:/bin' \
+    '--setenv' 'LITERAL' '$HOME and ${x} stay' \
+    '--setenv' 'TILDE_INSIDE' 'a~/b ~user' \
+    '--chdir' '/workspace' \
+    '--' "$@"

@@ -1,0 +1,23 @@
+#!/bin/sh
+# agent-nook launch script for sandbox 'overlays', compiled by nookc 0.1.0 from 'profile.yaml'.
+# Regenerate it rather than editing: every word below is quoted data.
+# Usage: sh SCRIPT COMMAND [ARGS...]
+set -eu
+if [ "$#" -eq 0 ]; then
+    printf '%s\n' 'usage: sh SCRIPT COMMAND [ARGS...]' >&2
+    exit 2
+fi
+exec '/usr/bin/bwrap' \
+    '--die-with-parent' \
+    '--new-session' \
+    '--tmpfs' '/tmp' \
+    '--overlay-src' '/usr/share' \
+    '--overlay-src' '/usr/lib' \
+    '--overlay' '/tmp/upper' '/tmp/work' '/srv/merged' \
+    '--overlay-src' '/usr/share' \
+    '--overlay-src' '/usr/lib' \
+    '--ro-overlay' '/srv/ro' \
+    '--overlay-src' '/usr/share' \
+    '--tmp-overlay' '/srv/tmp' \
+    '--cap-drop' 'ALL' \
+    '--' "$@"

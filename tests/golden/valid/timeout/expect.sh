@@ -1,0 +1,15 @@
+#!/bin/sh
+# agent-nook launch script for sandbox 'timed', compiled by nookc 0.1.0 from 'profile.yaml'.
+# Regenerate it rather than editing: every word below is quoted data.
+# Usage: sh SCRIPT COMMAND [ARGS...]
+set -eu
+if [ "$#" -eq 0 ]; then
+    printf '%s\n' 'usage: sh SCRIPT COMMAND [ARGS...]' >&2
+    exit 2
+fi
+exec '/usr/bin/timeout' '--foreground' '--kill-after=5' '10' '/usr/bin/bwrap' \
+    '--die-with-parent' \
+    '--new-session' \
+    '--tmpfs' '/tmp' \
+    '--cap-drop' 'ALL' \
+    '--' "$@"
