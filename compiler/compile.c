@@ -14,8 +14,8 @@ key_loc(void *ctx, const char *key)
 }
 
 int
-compile_data(const char *file, const char *data, size_t len,
-             const struct compile_options *opts, struct diag_sink *sink, struct plan *plan)
+compile_data(const char *file, const char *data, size_t len, const struct compile_options *opts,
+             struct diag_sink *sink, struct plan *plan)
 {
     struct profile_doc doc = {0};
     plan_init(plan);

@@ -64,14 +64,14 @@ diag_emit(struct diag_sink *sink, enum diag_severity sev, const struct plan_loc 
     return -1;
 }
 
-#define DEFINE_DIAG(fn, sev)                                                             \
-    int fn(struct diag_sink *sink, const struct plan_loc *loc, const char *fmt, ...)     \
-    {                                                                                    \
-        va_list ap;                                                                      \
-        va_start(ap, fmt);                                                               \
-        vemit(sink, sev, loc, fmt, ap);                                                  \
-        va_end(ap);                                                                      \
-        return -1;                                                                       \
+#define DEFINE_DIAG(fn, sev)                                                                   \
+    int fn(struct diag_sink *sink, const struct plan_loc *loc, const char *fmt, ...)           \
+    {                                                                                          \
+        va_list ap;                                                                            \
+        va_start(ap, fmt);                                                                     \
+        vemit(sink, sev, loc, fmt, ap);                                                        \
+        va_end(ap);                                                                            \
+        return -1;                                                                             \
     }
 
 DEFINE_DIAG(diag_error, DIAG_ERROR)

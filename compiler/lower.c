@@ -19,8 +19,8 @@ loc_of(const struct lctx *c, const struct ynode *node)
     return ynode_loc(c->doc->file, node);
 }
 
-static void
-err_at(struct lctx *c, const struct ynode *node, const char *fmt, ...) NOOK_PRINTF(3, 4);
+static void err_at(struct lctx *c, const struct ynode *node, const char *fmt, ...)
+    NOOK_PRINTF(3, 4);
 
 static void
 err_at(struct lctx *c, const struct ynode *node, const char *fmt, ...)
@@ -66,8 +66,7 @@ is_bind(int kind)
 static bool
 is_overlay(int kind)
 {
-    return kind == PLAN_OP_OVERLAY || kind == PLAN_OP_RO_OVERLAY ||
-           kind == PLAN_OP_TMP_OVERLAY;
+    return kind == PLAN_OP_OVERLAY || kind == PLAN_OP_RO_OVERLAY || kind == PLAN_OP_TMP_OVERLAY;
 }
 
 /* Refuses a key that the mount type does not take. */
@@ -88,11 +87,10 @@ one_spelling(struct lctx *c, const struct ynode *entry, const char *canonical,
     const struct ynode *a = ymap_key(entry, canonical);
     const struct ynode *b = ymap_key(entry, alias);
     if (a && b) {
-        const struct ynode *later = (b->line > a->line || (b->line == a->line && b->col > a->col))
-                                        ? b
-                                        : a;
-        err_at(c, later, "'%s' and '%s' are the same setting; keep only '%s'", canonical,
-               alias, canonical);
+        const struct ynode *later =
+            (b->line > a->line || (b->line == a->line && b->col > a->col)) ? b : a;
+        err_at(c, later, "'%s' and '%s' are the same setting; keep only '%s'", canonical, alias,
+               canonical);
     }
     return a ? a : b;
 }
@@ -171,8 +169,8 @@ lower_mount(struct lctx *c, const struct profile_mount *m, const struct ynode *e
             if (as && strcmp(as, "file") == 0)
                 op->create_source = PLAN_CREATE_FILE;
             else if (as && strcmp(as, "dir") != 0)
-                err_at(c, ymap_get(entry, ca->value), "'create-as' must be 'dir' or 'file', got '%s'",
-                       as);
+                err_at(c, ymap_get(entry, ca->value),
+                       "'create-as' must be 'dir' or 'file', got '%s'", as);
         }
     }
 
@@ -189,8 +187,9 @@ lower_mount(struct lctx *c, const struct profile_mount *m, const struct ynode *e
         unsigned mode;
         const char *why;
         if (n->plain)
-            err_at(c, n, "'mode' must be a quoted octal string such as \"0755\" (unquoted, "
-                         "YAML may read it as a decimal or octal number)");
+            err_at(c, n,
+                   "'mode' must be a quoted octal string such as \"0755\" (unquoted, "
+                   "YAML may read it as a decimal or octal number)");
         else if (parse_mode(m->mode, &mode, &why) < 0)
             err_at(c, n, "invalid mode '%s': %s", m->mode, why);
         else
@@ -209,8 +208,9 @@ lower_mount(struct lctx *c, const struct profile_mount *m, const struct ynode *e
         }
         unsigned need = kind == PLAN_OP_RO_OVERLAY ? 2 : 1;
         if (n < need)
-            err_at(c, ln ? ln : type_node, "'%s' mount requires at least %s 'overlay-src' layer%s",
-                   type, need == 2 ? "two" : "one", need == 2 ? "s" : "");
+            err_at(c, ln ? ln : type_node,
+                   "'%s' mount requires at least %s 'overlay-src' layer%s", type,
+                   need == 2 ? "two" : "one", need == 2 ? "s" : "");
         if (kind == PLAN_OP_OVERLAY) {
             const struct ynode *wn = ymap_get(entry, "workdir");
             if (m->workdir && *m->workdir)

@@ -22,9 +22,8 @@ parse_size(const char *s, uint64_t *out, const char **why)
         const char *unit;
         unsigned shift;
     } units[] = {
-        {"", 0},    {"B", 0},    {"K", 10},  {"KB", 10}, {"KiB", 10},
-        {"M", 20},  {"MB", 20},  {"MiB", 20}, {"G", 30}, {"GB", 30},
-        {"GiB", 30}, {"T", 40},  {"TB", 40}, {"TiB", 40},
+        {"", 0},     {"B", 0},  {"K", 10},  {"KB", 10},  {"KiB", 10}, {"M", 20},  {"MB", 20},
+        {"MiB", 20}, {"G", 30}, {"GB", 30}, {"GiB", 30}, {"T", 40},   {"TB", 40}, {"TiB", 40},
     };
     const char *p = s;
     while (*p == ' ')
@@ -103,16 +102,46 @@ parse_mode(const char *s, unsigned *out, const char **why)
 
 /* Capability names of Linux 6.x (include/uapi/linux/capability.h), in number order. */
 static const char *const cap_names[] = {
-    "CHOWN",           "DAC_OVERRIDE",  "DAC_READ_SEARCH", "FOWNER",
-    "FSETID",          "KILL",          "SETGID",          "SETUID",
-    "SETPCAP",         "LINUX_IMMUTABLE", "NET_BIND_SERVICE", "NET_BROADCAST",
-    "NET_ADMIN",       "NET_RAW",       "IPC_LOCK",        "IPC_OWNER",
-    "SYS_MODULE",      "SYS_RAWIO",     "SYS_CHROOT",      "SYS_PTRACE",
-    "SYS_PACCT",       "SYS_ADMIN",     "SYS_BOOT",        "SYS_NICE",
-    "SYS_RESOURCE",    "SYS_TIME",      "SYS_TTY_CONFIG",  "MKNOD",
-    "LEASE",           "AUDIT_WRITE",   "AUDIT_CONTROL",   "SETFCAP",
-    "MAC_OVERRIDE",    "MAC_ADMIN",     "SYSLOG",          "WAKE_ALARM",
-    "BLOCK_SUSPEND",   "AUDIT_READ",    "PERFMON",         "BPF",
+    "CHOWN",
+    "DAC_OVERRIDE",
+    "DAC_READ_SEARCH",
+    "FOWNER",
+    "FSETID",
+    "KILL",
+    "SETGID",
+    "SETUID",
+    "SETPCAP",
+    "LINUX_IMMUTABLE",
+    "NET_BIND_SERVICE",
+    "NET_BROADCAST",
+    "NET_ADMIN",
+    "NET_RAW",
+    "IPC_LOCK",
+    "IPC_OWNER",
+    "SYS_MODULE",
+    "SYS_RAWIO",
+    "SYS_CHROOT",
+    "SYS_PTRACE",
+    "SYS_PACCT",
+    "SYS_ADMIN",
+    "SYS_BOOT",
+    "SYS_NICE",
+    "SYS_RESOURCE",
+    "SYS_TIME",
+    "SYS_TTY_CONFIG",
+    "MKNOD",
+    "LEASE",
+    "AUDIT_WRITE",
+    "AUDIT_CONTROL",
+    "SETFCAP",
+    "MAC_OVERRIDE",
+    "MAC_ADMIN",
+    "SYSLOG",
+    "WAKE_ALARM",
+    "BLOCK_SUSPEND",
+    "AUDIT_READ",
+    "PERFMON",
+    "BPF",
     "CHECKPOINT_RESTORE",
 };
 

@@ -13,8 +13,7 @@
 
 /* Replaces *path by its canonical form; reports at loc. */
 static void
-normalize_one(char **path, const char *what, const struct plan_loc *loc,
-              struct diag_sink *sink)
+normalize_one(char **path, const char *what, const struct plan_loc *loc, struct diag_sink *sink)
 {
     if (!*path)
         return;
@@ -349,8 +348,7 @@ expand_ro_bind(struct plan *plan, size_t e, const struct plan_op *blocked,
                    "cannot mount at '%s': it does not exist under the read-only mount at "
                    "'%s', and that mount cannot be opened up (%s)",
                    blocked->dest, E->dest,
-                   E->optional ? "it is optional"
-                               : "its source is not an existing directory");
+                   E->optional ? "it is optional" : "its source is not an existing directory");
         diag_note(sink, &E->origin, "read-only mount of '%s' declared here", E->dest);
         return -1;
     }
@@ -522,7 +520,8 @@ room_for(struct plan *plan, size_t i, const size_t *parent, struct diag_sink *si
         break;
     case HOST_NOT_DIR:
         diag_error(sink, &op->origin,
-                   "cannot mount at '%s': '%s' on the host is not a directory", op->dest, where);
+                   "cannot mount at '%s': '%s' on the host is not a directory", op->dest,
+                   where);
         r = -1;
         break;
     }
@@ -596,15 +595,19 @@ pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *
         const char *option;
         const char *key;
     } globals[] = {
-        {"--die-with-parent", "die_with_parent"}, {"--new-session", "new_session"},
-        {"--cap-drop", "capabilities"},           {"--cap-add", "capabilities"},
-        {"--hostname", "hostname"},               {"--clearenv", "unset_vars"},
-        {"--unsetenv", "unset_vars"},             {"--setenv", "env_vars"},
+        {"--die-with-parent", "die_with_parent"},
+        {"--new-session", "new_session"},
+        {"--cap-drop", "capabilities"},
+        {"--cap-add", "capabilities"},
+        {"--hostname", "hostname"},
+        {"--clearenv", "unset_vars"},
+        {"--unsetenv", "unset_vars"},
+        {"--setenv", "env_vars"},
         {"--chdir", "chdir"},
     };
-    const bool used[] = {plan->die_with_parent, plan->new_session, true, plan->cap_add.n > 0,
-                         plan->hostname != NULL,  plan->clearenv,    plan->unsetenv.n > 0,
-                         plan->setenv_names.n > 0, plan->chdir != NULL};
+    const bool used[] = {plan->die_with_parent, plan->new_session,        true,
+                         plan->cap_add.n > 0,   plan->hostname != NULL,   plan->clearenv,
+                         plan->unsetenv.n > 0,  plan->setenv_names.n > 0, plan->chdir != NULL};
     for (size_t g = 0; g < sizeof globals / sizeof globals[0]; g++) {
         if (!used[g])
             continue;
@@ -617,7 +620,8 @@ pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *
     plan_bwrap_command(plan, &argv);
     if (argv.n + 1 > PLAN_MAX_ARGS) {
         struct plan_loc loc = key_loc(ctx, "mounts");
-        diag_error(sink, &loc, "the sandbox needs %zu bwrap arguments; bwrap accepts at most %d",
+        diag_error(sink, &loc,
+                   "the sandbox needs %zu bwrap arguments; bwrap accepts at most %d",
                    argv.n + 1, PLAN_MAX_ARGS);
     }
     for (size_t i = 0; i < argv.n; i++) {

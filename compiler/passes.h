@@ -35,7 +35,6 @@ typedef struct plan_loc (*key_loc_fn)(void *ctx, const char *key);
 
 /* Options newer than plan->target (error naming the version needed) and bwrap's hard
  * limits (9000 arguments, 131072 bytes per argument) over the whole argument vector. */
-unsigned pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc,
-                    void *ctx);
+unsigned pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *ctx);
 
 #endif

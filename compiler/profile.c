@@ -12,11 +12,16 @@
 /* ---- schema ---------------------------------------------------------------------- */
 
 static const cyaml_strval_t mount_types[] = {
-    {"bind", PLAN_OP_BIND},         {"ro-bind", PLAN_OP_RO_BIND},
-    {"dev-bind", PLAN_OP_DEV_BIND}, {"tmpfs", PLAN_OP_TMPFS},
-    {"proc", PLAN_OP_PROC},         {"dev", PLAN_OP_DEV},
-    {"dir", PLAN_OP_DIR},           {"overlay", PLAN_OP_OVERLAY},
-    {"ro-overlay", PLAN_OP_RO_OVERLAY}, {"tmp-overlay", PLAN_OP_TMP_OVERLAY},
+    {"bind", PLAN_OP_BIND},
+    {"ro-bind", PLAN_OP_RO_BIND},
+    {"dev-bind", PLAN_OP_DEV_BIND},
+    {"tmpfs", PLAN_OP_TMPFS},
+    {"proc", PLAN_OP_PROC},
+    {"dev", PLAN_OP_DEV},
+    {"dir", PLAN_OP_DIR},
+    {"overlay", PLAN_OP_OVERLAY},
+    {"ro-overlay", PLAN_OP_RO_OVERLAY},
+    {"tmp-overlay", PLAN_OP_TMP_OVERLAY},
 };
 
 static const cyaml_schema_value_t string_entry = {
@@ -105,8 +110,8 @@ struct vctx {
     struct diag_sink *sink;
 };
 
-static void
-verr(struct vctx *c, const struct ynode *node, const char *fmt, ...) NOOK_PRINTF(3, 4);
+static void verr(struct vctx *c, const struct ynode *node, const char *fmt, ...)
+    NOOK_PRINTF(3, 4);
 
 static void
 verr(struct vctx *c, const struct ynode *node, const char *fmt, ...)
@@ -213,8 +218,10 @@ check_env_vars(struct vctx *c, const struct ynode *node)
             verr(c, v, "expected a string value for environment variable '%s', got %s",
                  node->keys[i]->value, ynode_kind(v));
         else if (ynode_is_null(v))
-            verr(c, v, "missing value for environment variable '%s' (write \"\" for an empty "
-                 "value)", node->keys[i]->value);
+            verr(c, v,
+                 "missing value for environment variable '%s' (write \"\" for an empty "
+                 "value)",
+                 node->keys[i]->value);
     }
 }
 
@@ -307,15 +314,16 @@ check_value(struct vctx *c, const cyaml_schema_value_t *sv, const char *key,
     }
     switch (sv->type) {
     case CYAML_BOOL:
-        if (node->plain && (strcmp(node->value, "true") == 0 ||
-                            strcmp(node->value, "false") == 0))
+        if (node->plain &&
+            (strcmp(node->value, "true") == 0 || strcmp(node->value, "false") == 0))
             return;
         if (!node->plain)
             verr(c, node, "expected true or false for '%s', got a quoted string", key);
         else if (is_yaml11_bool(node->value))
             verr(c, node,
                  "expected true or false for '%s', got '%s' (YAML 1.1 booleans are not "
-                 "accepted)", key, node->value);
+                 "accepted)",
+                 key, node->value);
         else
             verr(c, node, "expected true or false for '%s', got '%s'", key, node->value);
         return;
@@ -339,8 +347,8 @@ check_value(struct vctx *c, const cyaml_schema_value_t *sv, const char *key,
                 verr(c, node, "unknown mount type '%s' (expected one of: %s)", node->value,
                      b.data);
             else
-                verr(c, node, "invalid value '%s' for '%s' (expected one of: %s)",
-                     node->value, key, b.data);
+                verr(c, node, "invalid value '%s' for '%s' (expected one of: %s)", node->value,
+                     key, b.data);
             buf_free(&b);
         }
         return;

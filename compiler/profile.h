@@ -54,8 +54,8 @@ struct profile_yaml {
 };
 
 struct profile_doc {
-    char *file;            /* owned: the name used in diagnostics */
-    struct ynode *tree;    /* owned: positions and the keys libcyaml cannot hold */
+    char *file;             /* owned: the name used in diagnostics */
+    struct ynode *tree;     /* owned: positions and the keys libcyaml cannot hold */
     struct profile_yaml *y; /* owned (libcyaml) */
 };
 

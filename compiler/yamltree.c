@@ -186,10 +186,9 @@ handle_event(struct builder *b, yaml_event_t *ev)
                  "anchors and aliases are not supported", NULL);
         return;
     case YAML_SCALAR_EVENT: {
-        if (refuse_node_features(b, &ev->start_mark, ev->data.scalar.anchor,
-                                 ev->data.scalar.tag,
-                                 ev->data.scalar.plain_implicit ||
-                                     ev->data.scalar.quoted_implicit))
+        if (refuse_node_features(
+                b, &ev->start_mark, ev->data.scalar.anchor, ev->data.scalar.tag,
+                ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit))
             return;
         struct ynode *n = node_new(YNODE_SCALAR, &ev->start_mark);
         n->value = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);

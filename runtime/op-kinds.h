@@ -7,18 +7,18 @@
 #ifndef NOOK_OP_KINDS_H
 #define NOOK_OP_KINDS_H
 
-#define PLAN_OP_KINDS(X)                                                                 \
-    X(BIND, "bind", "--bind")                                                            \
-    X(RO_BIND, "ro-bind", "--ro-bind")                                                   \
-    X(DEV_BIND, "dev-bind", "--dev-bind")                                                \
-    X(TMPFS, "tmpfs", "--tmpfs")                                                         \
-    X(PROC, "proc", "--proc")                                                            \
-    X(DEV, "dev", "--dev")                                                               \
-    X(DIR, "dir", "--dir")                                                               \
-    X(OVERLAY, "overlay", "--overlay")                                                   \
-    X(RO_OVERLAY, "ro-overlay", "--ro-overlay")                                          \
-    X(TMP_OVERLAY, "tmp-overlay", "--tmp-overlay")                                       \
-    X(SYMLINK, "symlink", "--symlink")                                                   \
+#define PLAN_OP_KINDS(X)                                                                       \
+    X(BIND, "bind", "--bind")                                                                  \
+    X(RO_BIND, "ro-bind", "--ro-bind")                                                         \
+    X(DEV_BIND, "dev-bind", "--dev-bind")                                                      \
+    X(TMPFS, "tmpfs", "--tmpfs")                                                               \
+    X(PROC, "proc", "--proc")                                                                  \
+    X(DEV, "dev", "--dev")                                                                     \
+    X(DIR, "dir", "--dir")                                                                     \
+    X(OVERLAY, "overlay", "--overlay")                                                         \
+    X(RO_OVERLAY, "ro-overlay", "--ro-overlay")                                                \
+    X(TMP_OVERLAY, "tmp-overlay", "--tmp-overlay")                                             \
+    X(SYMLINK, "symlink", "--symlink")                                                         \
     X(REMOUNT_RO, "remount-ro", "--remount-ro")
 
 #endif

@@ -44,7 +44,7 @@ op_json(const struct plan_op *op, bool *ok)
     if (op->size)
         set(o, "size", json_integer((json_int_t)op->size), ok);
     if (op->perms >= 0) {
-        char perms[8];
+        char perms[16];
         snprintf(perms, sizeof perms, "%04o", (unsigned)op->perms);
         set(o, "perms", json_string(perms), ok);
     }

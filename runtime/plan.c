@@ -20,9 +20,9 @@ static const char *const op_options[] = {
 const char *const plan_ns_names[PLAN_NS_COUNT] = {"pid",    "uts",  "ipc",
                                                   "cgroup", "user", "network"};
 
-static const char *const ns_options[PLAN_NS_COUNT] = {
-    "--unshare-pid", "--unshare-uts", "--unshare-ipc", "--unshare-cgroup", "--unshare-user",
-    "--unshare-net"};
+static const char *const ns_options[PLAN_NS_COUNT] = {"--unshare-pid",  "--unshare-uts",
+                                                      "--unshare-ipc",  "--unshare-cgroup",
+                                                      "--unshare-user", "--unshare-net"};
 
 const char *
 plan_op_kind_name(enum plan_op_kind kind)
@@ -162,23 +162,40 @@ static const struct {
     const char *option;
     struct plan_version since;
 } option_since[] = {
-    {"--bind", {0, 1, 0}},          {"--ro-bind", {0, 1, 0}},
-    {"--dev-bind", {0, 1, 0}},      {"--bind-try", {0, 3, 1}},
-    {"--ro-bind-try", {0, 3, 1}},   {"--dev-bind-try", {0, 3, 1}},
-    {"--tmpfs", {0, 1, 0}},         {"--proc", {0, 1, 0}},
-    {"--dev", {0, 1, 0}},           {"--dir", {0, 1, 0}},
-    {"--symlink", {0, 1, 0}},       {"--remount-ro", {0, 1, 3}},
-    {"--overlay-src", {0, 11, 0}},  {"--overlay", {0, 11, 0}},
-    {"--ro-overlay", {0, 11, 0}},   {"--tmp-overlay", {0, 11, 0}},
-    {"--perms", {0, 5, 0}},         {"--size", {0, 7, 0}},
-    {"--unshare-pid", {0, 1, 0}},   {"--unshare-uts", {0, 1, 0}},
-    {"--unshare-ipc", {0, 1, 0}},   {"--unshare-cgroup", {0, 1, 0}},
-    {"--unshare-user", {0, 1, 0}},  {"--unshare-net", {0, 1, 0}},
-    {"--hostname", {0, 1, 3}},      {"--cap-drop", {0, 2, 0}},
-    {"--cap-add", {0, 2, 0}},       {"--clearenv", {0, 5, 0}},
-    {"--unsetenv", {0, 1, 0}},      {"--setenv", {0, 1, 0}},
-    {"--chdir", {0, 1, 0}},         {"--die-with-parent", {0, 1, 8}},
-    {"--new-session", {0, 1, 7}},   {"--args", {0, 1, 0}},
+    {"--bind", {0, 1, 0}},
+    {"--ro-bind", {0, 1, 0}},
+    {"--dev-bind", {0, 1, 0}},
+    {"--bind-try", {0, 3, 1}},
+    {"--ro-bind-try", {0, 3, 1}},
+    {"--dev-bind-try", {0, 3, 1}},
+    {"--tmpfs", {0, 1, 0}},
+    {"--proc", {0, 1, 0}},
+    {"--dev", {0, 1, 0}},
+    {"--dir", {0, 1, 0}},
+    {"--symlink", {0, 1, 0}},
+    {"--remount-ro", {0, 1, 3}},
+    {"--overlay-src", {0, 11, 0}},
+    {"--overlay", {0, 11, 0}},
+    {"--ro-overlay", {0, 11, 0}},
+    {"--tmp-overlay", {0, 11, 0}},
+    {"--perms", {0, 5, 0}},
+    {"--size", {0, 7, 0}},
+    {"--unshare-pid", {0, 1, 0}},
+    {"--unshare-uts", {0, 1, 0}},
+    {"--unshare-ipc", {0, 1, 0}},
+    {"--unshare-cgroup", {0, 1, 0}},
+    {"--unshare-user", {0, 1, 0}},
+    {"--unshare-net", {0, 1, 0}},
+    {"--hostname", {0, 1, 3}},
+    {"--cap-drop", {0, 2, 0}},
+    {"--cap-add", {0, 2, 0}},
+    {"--clearenv", {0, 5, 0}},
+    {"--unsetenv", {0, 1, 0}},
+    {"--setenv", {0, 1, 0}},
+    {"--chdir", {0, 1, 0}},
+    {"--die-with-parent", {0, 1, 8}},
+    {"--new-session", {0, 1, 7}},
+    {"--args", {0, 1, 0}},
     {"--json-status-fd", {0, 3, 2}},
 };
 

@@ -55,9 +55,9 @@ struct plan_op {
     int perms;          /* tmpfs/dir permission bits; -1 = bwrap's default */
     bool optional;      /* binds: skip silently when the source is missing (-try) */
     enum plan_create create_source; /* binds: create a missing source before starting */
-    struct plan_loc origin;     /* the op (its target value when it has one) */
-    struct plan_loc src_origin; /* its source value; compiler diagnostics only */
-    size_t decl; /* declaration index: the stable tie-break of the sort */
+    struct plan_loc origin;         /* the op (its target value when it has one) */
+    struct plan_loc src_origin;     /* its source value; compiler diagnostics only */
+    size_t decl;                    /* declaration index: the stable tie-break of the sort */
 };
 
 enum plan_ns {
@@ -77,9 +77,9 @@ struct plan_version {
 };
 
 struct plan {
-    char *name;    /* owned: sandbox name, tags log lines */
-    char *profile; /* owned: the profile it was compiled from, or NULL */
-    char *bwrap;   /* owned: absolute bwrap path, or NULL (found at run time) */
+    char *name;                 /* owned: sandbox name, tags log lines */
+    char *profile;              /* owned: the profile it was compiled from, or NULL */
+    char *bwrap;                /* owned: absolute bwrap path, or NULL (found at run time) */
     struct plan_version target; /* bubblewrap version the plan was checked against */
 
     struct plan_op *ops; /* owned, n_ops entries, in execution order */
