@@ -1,4 +1,6 @@
-/* parse.h - the small strict parsers of profile values.
+/* parse.h - the small strict parsers of profile values (the checks the runtime shares
+ * with the compiler - paths, capabilities, hostnames, environment names - are in
+ * runtime/names.h).
  *
  * Each returns 0 and writes its result, or -1 and points *why at a static message
  * (lowercase, no trailing period) that the caller wraps with the value's position.
@@ -10,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../runtime/names.h"
+
 /* tmpfs size: a decimal number (fraction allowed: "2.5G") and an optional unit B, K, KB,
  * KiB, M, MB, MiB, G, GB, GiB, T, TB, TiB - all binary multiples. Surrounding spaces are
  * ignored. The result is in 1 .. 2^63-1 bytes (bwrap's range). */
@@ -18,27 +22,8 @@ int parse_size(const char *s, uint64_t *out, const char **why);
 /* Permission bits: octal digits, optional leading 0, at most 07777 ("0700", "755"). */
 int parse_mode(const char *s, unsigned *out, const char **why);
 
-/* Capability name with or without CAP_, any case, or ALL. *out is owned: "CAP_X" or
- * "ALL". */
-int parse_cap(const char *s, char **out, const char **why);
-
-/* Hostname: 1..64 bytes, no '/', whitespace or control characters. */
-int check_hostname(const char *s, const char **why);
-
-/* Environment variable name: non-empty, no '=', no NUL (len is the real length). */
-int check_env_name(const char *s, size_t len, const char **why);
-
 /* Timeout in seconds: > 0 and at most 365 days; rounded up to whole milliseconds. */
 int parse_timeout(double seconds, uint64_t *ms, const char **why);
-
-/* Lexical canonical form of an absolute path: "//" and "/./" collapse, a trailing '/'
- * goes; ".." and relative paths are refused, as are control characters, paths over
- * 4096 bytes and components over 255 bytes. *out is owned. */
-int path_normalize(const char *in, char **out, const char **why);
-
-/* True when `anc` is a strict ancestor of `path`, comparing whole components (both
- * normalised): "/home" is an ancestor of "/home/u" but not of "/home-u". */
-bool path_is_ancestor(const char *anc, const char *path);
 
 /* Expands ${NAME} and ${NAME:-default} anywhere, and a leading "~" or "~/" to $HOME;
  * "$$" is a literal '$'. Any other '$' is literal.
