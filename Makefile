@@ -45,7 +45,7 @@ CPPFLAGS += $(PKG_CFLAGS)
 
 B := build/$(VARIANT)
 
-RUNTIME_SRC := runtime/util.c runtime/names.c runtime/plan.c runtime/plan-json.c
+RUNTIME_SRC := runtime/util.c runtime/names.c runtime/plan.c runtime/plan-json.c runtime/plan-read.c runtime/log.c runtime/probe.c runtime/run.c
 COMPILER_SRC := compiler/diag.c compiler/yamltree.c compiler/profile.c compiler/parse.c \
                 compiler/lower.c compiler/passes.c compiler/compile.c compiler/emit.c
 
@@ -54,9 +54,9 @@ COMPILER_OBJ := $(COMPILER_SRC:%.c=$(B)/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test-*.c))
 
-PROGRAMS := $(B)/nookc
+PROGRAMS := $(B)/nookc $(B)/nook-exec
 
-.PHONY: all nookc check test unit golden integration golden-update valgrind lint format \
+.PHONY: all nookc nook-exec check test unit golden integration golden-update valgrind lint format \
         install uninstall clean
 all: $(PROGRAMS)
 nookc: $(B)/nookc
@@ -73,6 +73,10 @@ $(B)/libnookc.a: $(COMPILER_OBJ)
 
 $(B)/nookc: $(B)/compiler/nookc.o $(B)/libnookc.a $(B)/libnookrt.a
 	$(Q)$(CC) $(LDFLAGS) $^ $(CC_LIBS) -o $@
+
+$(B)/nook-exec: $(B)/runtime/nook-exec.o $(B)/libnookrt.a
+	$(Q)$(CC) $(LDFLAGS) $^ $(RT_LIBS) -o $@
+nook-exec: $(B)/nook-exec
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnookc.a $(B)/libnookrt.a
 	@mkdir -p $(dir $@)
@@ -116,4 +120,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d
+-include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d $(B)/runtime/nook-exec.d

@@ -160,4 +160,3 @@ path_is_ancestor(const char *anc, const char *path)
     size_t n = strlen(anc);
     return strncmp(anc, path, n) == 0 && path[n] == '/';
 }
-

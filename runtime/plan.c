@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -208,101 +209,132 @@ plan_bwrap_option_since(const char *option)
     return NULL;
 }
 
+/* The lowering writes every option through emit(), which also records which bwrap
+ * options the plan needs (for feature probing), so there is one lowering for both. */
+struct lowering {
+    struct strv *out;  /* borrowed: the argument vector being built */
+    struct strv *opts; /* borrowed, may be NULL: distinct options used */
+};
+
+/* Appends `option` and its operands (NULL-terminated). */
 static void
-push2(struct strv *out, const char *a, const char *b)
+emit(struct lowering *l, const char *option, ...)
 {
-    strv_push(out, a);
-    strv_push(out, b);
+    strv_push(l->out, option);
+    if (l->opts) {
+        bool seen = false;
+        for (size_t i = 0; i < l->opts->n && !seen; i++)
+            seen = strcmp(l->opts->v[i], option) == 0;
+        if (!seen)
+            strv_push(l->opts, option);
+    }
+    va_list ap;
+    va_start(ap, option);
+    for (const char *a; (a = va_arg(ap, const char *));)
+        strv_push(l->out, a);
+    va_end(ap);
 }
 
 static void
-push3(struct strv *out, const char *a, const char *b, const char *c)
-{
-    strv_push(out, a);
-    strv_push(out, b);
-    strv_push(out, c);
-}
-
-static void
-lower_op(const struct plan_op *op, struct strv *out)
+lower_op(struct lowering *l, const struct plan_op *op)
 {
     const char *opt = op_options[op->kind];
     switch (op->kind) {
     case PLAN_OP_BIND:
     case PLAN_OP_RO_BIND:
     case PLAN_OP_DEV_BIND:
-        if (op->optional)
-            strv_push_take(out, xasprintf("%s-try", opt));
-        else
-            strv_push(out, opt);
-        push2(out, op->source, op->dest);
+        if (op->optional) {
+            char *try_opt = xasprintf("%s-try", opt);
+            emit(l, try_opt, op->source, op->dest, NULL);
+            free(try_opt);
+        } else {
+            emit(l, opt, op->source, op->dest, NULL);
+        }
         return;
     case PLAN_OP_TMPFS:
     case PLAN_OP_DIR:
         /* Modifiers apply to the next option only, so they travel with their op. */
         if (op->perms >= 0) {
-            strv_push(out, "--perms");
-            strv_push_take(out, xasprintf("%04o", (unsigned)op->perms));
+            char perms[16];
+            snprintf(perms, sizeof perms, "%04o", (unsigned)op->perms);
+            emit(l, "--perms", perms, NULL);
         }
         if (op->kind == PLAN_OP_TMPFS && op->size > 0) {
-            strv_push(out, "--size");
-            strv_push_take(out, xasprintf("%" PRIu64, op->size));
+            char size[32];
+            snprintf(size, sizeof size, "%" PRIu64, op->size);
+            emit(l, "--size", size, NULL);
         }
-        push2(out, opt, op->dest);
+        emit(l, opt, op->dest, NULL);
         return;
     case PLAN_OP_PROC:
     case PLAN_OP_DEV:
     case PLAN_OP_REMOUNT_RO:
-        push2(out, opt, op->dest);
+        emit(l, opt, op->dest, NULL);
         return;
     case PLAN_OP_SYMLINK:
-        push3(out, opt, op->source, op->dest);
+        emit(l, opt, op->source, op->dest, NULL);
         return;
     case PLAN_OP_OVERLAY:
     case PLAN_OP_RO_OVERLAY:
     case PLAN_OP_TMP_OVERLAY:
         /* bwrap takes layers bottom first, the reverse of the kernel's lowerdir. */
         for (size_t i = 0; i < op->layers.n; i++)
-            push2(out, "--overlay-src", op->layers.v[i]);
-        strv_push(out, opt);
+            emit(l, "--overlay-src", op->layers.v[i], NULL);
         if (op->kind == PLAN_OP_OVERLAY)
-            push2(out, op->source, op->workdir);
-        strv_push(out, op->dest);
+            emit(l, opt, op->source, op->workdir, op->dest, NULL);
+        else
+            emit(l, opt, op->dest, NULL);
         return;
     }
+}
+
+static void
+lower_plan(struct lowering *l, const struct plan *plan)
+{
+    if (plan->die_with_parent)
+        emit(l, "--die-with-parent", NULL);
+    if (plan->new_session)
+        emit(l, "--new-session", NULL);
+    for (size_t i = 0; i < plan->n_ops; i++)
+        lower_op(l, &plan->ops[i]);
+    /* Root (uid 0) keeps every capability unless told otherwise, also inside a user
+     * namespace, so the drop is unconditional and comes before any add. */
+    emit(l, "--cap-drop", "ALL", NULL);
+    for (size_t i = 0; i < plan->cap_add.n; i++)
+        emit(l, "--cap-add", plan->cap_add.v[i], NULL);
+    for (size_t i = 0; i < plan->cap_drop.n; i++)
+        emit(l, "--cap-drop", plan->cap_drop.v[i], NULL);
+    for (int i = 0; i < PLAN_NS_COUNT; i++)
+        if (plan->namespaces & (1u << i))
+            emit(l, ns_options[i], NULL);
+    if (plan->hostname)
+        emit(l, "--hostname", plan->hostname, NULL);
+    /* bwrap applies environment options while parsing, in order: clear first, then
+     * unset, then set, or a later clear would undo the sets. */
+    if (plan->clearenv)
+        emit(l, "--clearenv", NULL);
+    for (size_t i = 0; i < plan->unsetenv.n; i++)
+        emit(l, "--unsetenv", plan->unsetenv.v[i], NULL);
+    for (size_t i = 0; i < plan->setenv_names.n; i++)
+        emit(l, "--setenv", plan->setenv_names.v[i], plan->setenv_values.v[i], NULL);
+    if (plan->chdir)
+        emit(l, "--chdir", plan->chdir, NULL);
 }
 
 void
 plan_bwrap_args(const struct plan *plan, struct strv *out)
 {
-    if (plan->die_with_parent)
-        strv_push(out, "--die-with-parent");
-    if (plan->new_session)
-        strv_push(out, "--new-session");
-    for (size_t i = 0; i < plan->n_ops; i++)
-        lower_op(&plan->ops[i], out);
-    /* Root (uid 0) keeps every capability unless told otherwise, also inside a user
-     * namespace, so the drop is unconditional and comes before any add. */
-    push2(out, "--cap-drop", "ALL");
-    for (size_t i = 0; i < plan->cap_add.n; i++)
-        push2(out, "--cap-add", plan->cap_add.v[i]);
-    for (size_t i = 0; i < plan->cap_drop.n; i++)
-        push2(out, "--cap-drop", plan->cap_drop.v[i]);
-    for (int i = 0; i < PLAN_NS_COUNT; i++)
-        if (plan->namespaces & (1u << i))
-            strv_push(out, ns_options[i]);
-    if (plan->hostname)
-        push2(out, "--hostname", plan->hostname);
-    /* bwrap applies environment options while parsing, in order: clear first, then
-     * unset, then set, or a later clear would undo the sets. */
-    if (plan->clearenv)
-        strv_push(out, "--clearenv");
-    for (size_t i = 0; i < plan->unsetenv.n; i++)
-        push2(out, "--unsetenv", plan->unsetenv.v[i]);
-    for (size_t i = 0; i < plan->setenv_names.n; i++)
-        push3(out, "--setenv", plan->setenv_names.v[i], plan->setenv_values.v[i]);
-    if (plan->chdir)
-        push2(out, "--chdir", plan->chdir);
+    struct lowering l = {out, NULL};
+    lower_plan(&l, plan);
+}
+
+void
+plan_bwrap_options_used(const struct plan *plan, struct strv *options)
+{
+    struct strv scratch = {0};
+    struct lowering l = {&scratch, options};
+    lower_plan(&l, plan);
+    strv_free(&scratch);
 }
 
 void

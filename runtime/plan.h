@@ -128,6 +128,10 @@ const struct plan_version *plan_bwrap_option_since(const char *option);
  * This is the single lowering used by every output. */
 void plan_bwrap_args(const struct plan *plan, struct strv *out);
 
+/* Appends to `options` each distinct bwrap option the plan's lowering uses ("--size",
+ * "--bind-try", ...), for checking them against the installed bwrap. */
+void plan_bwrap_options_used(const struct plan *plan, struct strv *options);
+
 /* Appends "--" and then the command words to out. */
 void plan_bwrap_command(const struct plan *plan, struct strv *out);
 
