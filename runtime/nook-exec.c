@@ -14,6 +14,7 @@ static const char usage_text[] =
     "Run the sandbox a plan (nookc --emit json) describes.\n"
     "\n"
     "  --dry-run          print the bwrap command line (shell-quoted) and exit\n"
+    "  --print-plan       print the validated plan as JSON and exit\n"
     "  --grace SECONDS    on timeout, time between SIGTERM to the payload and SIGKILL\n"
     "                     to the whole sandbox (default 5)\n"
     "  -q, --quiet        no warnings, only errors\n"
@@ -76,9 +77,10 @@ command_line(const char *bwrap, const struct plan *plan, bool redact)
 int
 main(int argc, char **argv)
 {
-    enum { OPT_DRY = 256, OPT_GRACE, OPT_VERSION };
+    enum { OPT_DRY = 256, OPT_PRINT, OPT_GRACE, OPT_VERSION };
     static const struct option longopts[] = {
         {"dry-run", no_argument, NULL, OPT_DRY},
+        {"print-plan", no_argument, NULL, OPT_PRINT},
         {"grace", required_argument, NULL, OPT_GRACE},
         {"quiet", no_argument, NULL, 'q'},
         {"verbose", no_argument, NULL, 'v'},
@@ -86,7 +88,7 @@ main(int argc, char **argv)
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
-    bool dry = false, quiet = false, verbose = false;
+    bool dry = false, print = false, quiet = false, verbose = false;
     uint64_t grace_ms = 5000;
     opterr = 0;
     int c;
@@ -95,6 +97,9 @@ main(int argc, char **argv)
         switch (c) {
         case OPT_DRY:
             dry = true;
+            break;
+        case OPT_PRINT:
+            print = true;
             break;
         case OPT_GRACE: {
             char *end;
@@ -151,6 +156,13 @@ main(int argc, char **argv)
         fail("%s", err);
         free(err);
         return RUN_EXIT_FAILURE;
+    }
+    if (print) {
+        char *text = plan_to_json(&plan);
+        fputs(text, stdout);
+        free(text);
+        plan_free(&plan);
+        return fflush(stdout) == 0 ? 0 : RUN_EXIT_FAILURE;
     }
     if (ncmd > 0) {
         strv_free(&plan.command);

@@ -13,6 +13,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 nookc="$root/${BUILD:-build/debug}/nookc"
+nook_exec="$root/${BUILD:-build/debug}/nook-exec"
 update=0
 [ "${1:-}" = --update ] && update=1
 wrap=()
@@ -85,6 +86,10 @@ for dir in "$here"/valid/*/; do
     compare "valid/$c json" "$dir/expect.json" "$tmp/json"
     # Same profile and environment: byte-identical output.
     run_nookc "$dir" "$tmp/json2" "$tmp/err" --emit json
+    # The runtime reads back exactly what the compiler wrote.
+    "$nook_exec" --print-plan "$tmp/json2" >"$tmp/json3" 2>"$tmp/err"
+    cmp -s "$tmp/json2" "$tmp/json3" || cat "$tmp/err" >&2
+    tap $? "valid/$c plan round trip through nook-exec"
     sed -i "s#$fixture/root#@FIXTURE@#g" "$tmp/json2"
     cmp -s "$tmp/json" "$tmp/json2"
     tap $? "valid/$c deterministic"
@@ -101,5 +106,26 @@ for dir in "$here"/invalid/*/; do
     [ -e "$tmp/out.sh" ] && { echo "# invalid/$c: wrote the output file" >&2; ok=1; }
     tap $ok "invalid/$c rejected with exit 1 and no output"
     compare "invalid/$c stderr" "$dir/expect.stderr" "$tmp/err"
+done
+# plans/<case>/plan.json: nook-exec must refuse it with exit 125 and expect.stderr,
+# without starting bwrap (NOOK_BWRAP points at a stub that would leave a mark).
+cat >"$tmp/stub-bwrap" <<STUB
+#!/bin/sh
+touch "$tmp/bwrap-ran"
+exit 0
+STUB
+chmod 0755 "$tmp/stub-bwrap"
+for dir in "$here"/plans/*/; do
+    c=$(basename "$dir")
+    rm -f "$tmp/bwrap-ran"
+    (cd "$dir" && env -i HOME="$tmp" PATH=/usr/bin:/bin LC_ALL=C NOOK_BWRAP="$tmp/stub-bwrap" \
+        "${wrap[@]}" "$nook_exec" plan.json -- true >"$tmp/out" 2>"$tmp/err")
+    rc=$?
+    ok=0
+    [ $rc -eq 125 ] || { echo "# plans/$c: exit $rc, expected 125" >&2; ok=1; }
+    [ -s "$tmp/out" ] && { echo "# plans/$c: wrote to stdout" >&2; ok=1; }
+    [ -e "$tmp/bwrap-ran" ] && { echo "# plans/$c: bwrap was started" >&2; ok=1; }
+    tap $ok "plans/$c refused with exit 125, nothing started"
+    compare "plans/$c stderr" "$dir/expect.stderr" "$tmp/err"
 done
 exit $fail
