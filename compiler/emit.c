@@ -25,8 +25,24 @@ add_comment_text(struct buf *out, const char *s)
         buf_addc(out, (*p >= 0x20 && *p < 0x7f) ? (char)*p : '?');
 }
 
+/* timeout(1) and its options, as words. */
+static void
+add_timeout(struct buf *out, const struct plan *plan, const char *timeout_prog, bool inside)
+{
+    char *secs = plan_format_seconds(plan->timeout_ms);
+    buf_add_shell_word(out, timeout_prog);
+    /* Inside a new session there is no terminal to keep, and without --foreground
+     * timeout(1) signals the command's whole process group. */
+    if (!inside || !plan->new_session)
+        buf_adds(out, " '--foreground'");
+    buf_adds(out, " '--kill-after=5' ");
+    buf_add_shell_word(out, secs);
+    free(secs);
+}
+
 void
-emit_sh(const struct plan *plan, const char *bwrap, const char *timeout_prog, struct buf *out)
+emit_sh(const struct plan *plan, const char *bwrap, const char *timeout_prog,
+        bool timeout_inside, struct buf *out)
 {
     buf_adds(out, "#!/bin/sh\n# agent-nook launch script for sandbox '");
     add_comment_text(out, plan->name ? plan->name : "");
@@ -48,26 +64,29 @@ emit_sh(const struct plan *plan, const char *bwrap, const char *timeout_prog, st
                       "    exit 2\n"
                       "fi\n");
     buf_adds(out, "exec ");
-    if (plan->timeout_ms) {
-        /* timeout(1) exits 124 on expiry. --foreground keeps the terminal usable; the
-         * sandbox goes with bwrap through --die-with-parent. */
-        char *secs = plan_format_seconds(plan->timeout_ms);
-        buf_add_shell_word(out, timeout_prog);
-        buf_adds(out, " '--foreground' '--kill-after=5' ");
-        buf_add_shell_word(out, secs);
+    bool timeout = plan->timeout_ms && timeout_prog;
+    if (timeout && !timeout_inside) {
+        add_timeout(out, plan, timeout_prog, false);
         buf_addc(out, ' ');
-        free(secs);
     }
     buf_add_shell_word(out, bwrap);
     struct strv argv = {0};
     plan_bwrap_args(plan, &argv);
-    plan_bwrap_command(plan, &argv);
+    strv_push(&argv, "--");
     for (size_t i = 0; i < argv.n; i++) {
         /* One option per line for review; the break is cosmetic only. */
         bool option = strncmp(argv.v[i], "--", 2) == 0 &&
                       (plan_bwrap_option_since(argv.v[i]) || strcmp(argv.v[i], "--") == 0);
         buf_adds(out, option ? " \\\n    " : " ");
         buf_add_shell_word(out, argv.v[i]);
+    }
+    if (timeout && timeout_inside) {
+        buf_addc(out, ' ');
+        add_timeout(out, plan, timeout_prog, true);
+    }
+    for (size_t i = 0; i < plan->command.n; i++) {
+        buf_addc(out, ' ');
+        buf_add_shell_word(out, plan->command.v[i]);
     }
     buf_adds(out, " \"$@\"\n");
     strv_free(&argv);

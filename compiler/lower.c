@@ -197,17 +197,21 @@ lower_mount(struct lctx *c, const struct profile_mount *m, const struct ynode *e
     }
 
     if (overlay) {
+        /* With both spellings there is already an error; counting layers of either
+         * would only add noise. */
+        bool both = ymap_key(entry, "overlay-src") && ymap_key(entry, "overlay_src");
         const struct ynode *ln = one_spelling(c, entry, "overlay-src", "overlay_src");
-        char **layers = m->overlay_src_count ? m->overlay_src : m->overlay_src_u;
-        unsigned n = m->overlay_src_count ? m->overlay_src_count : m->overlay_src_u_count;
+        bool canonical = !ln || strcmp(ln->value, "overlay-src") == 0;
+        char **layers = canonical ? m->overlay_src : m->overlay_src_u;
+        unsigned n = canonical ? m->overlay_src_count : m->overlay_src_u_count;
         const struct ynode *lnode = ln ? ymap_get(entry, ln->value) : NULL;
-        for (unsigned i = 0; i < n; i++) {
+        for (unsigned i = 0; i < n && !both; i++) {
             char *l = expand_at(c, layers[i], lnode->vals[i]);
             if (l)
                 strv_push_take(&op->layers, l);
         }
         unsigned need = kind == PLAN_OP_RO_OVERLAY ? 2 : 1;
-        if (n < need)
+        if (n < need && !both)
             err_at(c, ln ? ln : type_node,
                    "'%s' mount requires at least %s 'overlay-src' layer%s", type,
                    need == 2 ? "two" : "one", need == 2 ? "s" : "");
@@ -422,9 +426,11 @@ lower_profile(const struct profile_doc *doc, struct plan *plan, struct diag_sink
     if (y->new_session)
         plan->new_session = *y->new_session;
     if (y->timeout) {
+        /* The text, not libcyaml's double: decimal seconds are exact milliseconds. */
+        const struct ynode *n = ymap_get(top, "timeout");
         const char *why;
-        if (parse_timeout(*y->timeout, &plan->timeout_ms, &why) < 0)
-            err_at(&c, ymap_get(top, "timeout"), "invalid timeout: %s", why);
+        if (parse_timeout(n->value, &plan->timeout_ms, &why) < 0)
+            err_at(&c, n, "invalid timeout: %s", why);
     }
     const struct ynode *env = ymap_get(top, "env_vars");
     if (env)

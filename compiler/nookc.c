@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../runtime/plan.h"
@@ -76,6 +77,19 @@ dump_ir(const struct plan *plan, struct buf *out)
     }
 }
 
+/* True when `prog` (a host path) is the same file at the same path in the sandbox. */
+static bool
+timeout_visible(const struct plan *plan, const char *prog)
+{
+    bool known;
+    char *host = plan_host_path(plan, prog, &known);
+    struct stat a, b;
+    bool same = host && stat(host, &a) == 0 && stat(prog, &b) == 0 && a.st_dev == b.st_dev &&
+                a.st_ino == b.st_ino;
+    free(host);
+    return same;
+}
+
 /* Resolves the bwrap path for scripts: --bwrap, then $NOOK_BWRAP, then PATH. */
 static char *
 resolve_program(const char *explicit_path, const char *env, const char *name)
@@ -89,6 +103,13 @@ resolve_program(const char *explicit_path, const char *env, const char *name)
 static int
 write_output(const char *path, const struct buf *data, unsigned mode)
 {
+    struct stat st;
+    if (path && lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* rename() would replace a FIFO, a device node or a symlink with a file. */
+        fprintf(stderr, "nookc: error: refusing to replace '%s': %s\n", path,
+                S_ISLNK(st.st_mode) ? "it is a symbolic link" : "not a regular file");
+        return EXIT_USAGE;
+    }
     if (path) {
         if (write_file_atomic(path, data->data ? data->data : "", data->len, mode) < 0) {
             fprintf(stderr, "nookc: error: cannot write '%s': %s\n", path, strerror(errno));
@@ -160,7 +181,9 @@ main(int argc, char **argv)
             break;
         case OPT_TARGET:
             if (plan_version_parse(optarg, &opts.target) < 0)
-                return usage_error("invalid bubblewrap version '%s' (expected X.Y.Z)", optarg);
+                return usage_error("invalid bubblewrap version '%s' (expected a version such "
+                                   "as 0.8.0)",
+                                   optarg);
             break;
         case OPT_BWRAP:
             if (optarg[0] != '/')
@@ -232,7 +255,14 @@ main(int argc, char **argv)
                             "timeout cannot be enforced by a script\n");
             rc = EXIT_USAGE;
         } else {
-            emit_sh(&plan, bwrap, timeout_prog, &out);
+            bool inside = timeout_prog && timeout_visible(&plan, timeout_prog);
+            if (timeout_prog && !inside)
+                fprintf(stderr,
+                        "nookc: warning: '%s' is not visible inside the sandbox, so on "
+                        "timeout the script kills the sandbox without sending SIGTERM to the "
+                        "command first (nook-exec does both)\n",
+                        timeout_prog);
+            emit_sh(&plan, bwrap, timeout_prog, inside, &out);
             mode = 0755;
         }
         free(bwrap);

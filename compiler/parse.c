@@ -101,16 +101,42 @@ parse_mode(const char *s, unsigned *out, const char **why)
 }
 
 int
-parse_timeout(double seconds, uint64_t *ms, const char **why)
+parse_timeout(const char *s, uint64_t *ms, const char **why)
 {
-    if (!(seconds > 0))
+    /* Decimal text, not a double: "2.007" must be 2007 ms exactly. */
+    const uint64_t max_ms = 31536000000ULL;
+    const char *p = s;
+    if (*p < '0' || *p > '9')
+        return fail(why, "expected a number of seconds");
+    uint64_t whole = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        whole = whole * 10 + (unsigned)(*p - '0');
+        if (whole > max_ms / 1000)
+            return fail(why, "timeout must be at most 31536000 seconds (365 days)");
+    }
+    uint64_t frac = 0;
+    bool rest = false;
+    if (*p == '.') {
+        p++;
+        if (*p < '0' || *p > '9')
+            return fail(why, "expected a number of seconds");
+        int d = 0;
+        for (; *p >= '0' && *p <= '9'; p++, d++) {
+            if (d < 3)
+                frac = frac * 10 + (unsigned)(*p - '0');
+            else if (*p != '0')
+                rest = true; /* below a millisecond: round up */
+        }
+        for (; d < 3; d++)
+            frac *= 10;
+    }
+    if (*p)
+        return fail(why, "expected a number of seconds");
+    uint64_t r = whole * 1000 + frac + (rest ? 1 : 0);
+    if (r == 0)
         return fail(why, "timeout must be greater than 0");
-    if (seconds > 365.0 * 24 * 3600)
+    if (r > max_ms)
         return fail(why, "timeout must be at most 31536000 seconds (365 days)");
-    double m = seconds * 1000.0;
-    uint64_t r = (uint64_t)m;
-    if ((double)r < m)
-        r++;
     *ms = r;
     return 0;
 }

@@ -22,8 +22,9 @@ int parse_size(const char *s, uint64_t *out, const char **why);
 /* Permission bits: octal digits, optional leading 0, at most 07777 ("0700", "755"). */
 int parse_mode(const char *s, unsigned *out, const char **why);
 
-/* Timeout in seconds: > 0 and at most 365 days; rounded up to whole milliseconds. */
-int parse_timeout(double seconds, uint64_t *ms, const char **why);
+/* Timeout in seconds, decimal text ("10", "2.5"): > 0 and at most 365 days; exact to the
+ * millisecond, anything finer rounded up. */
+int parse_timeout(const char *s, uint64_t *ms, const char **why);
 
 /* Expands ${NAME} and ${NAME:-default} anywhere, and a leading "~" or "~/" to $HOME;
  * "$$" is a literal '$'. Any other '$' is literal.

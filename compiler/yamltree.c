@@ -130,16 +130,20 @@ refuse_node_features(struct builder *b, const yaml_mark_t *mark, const yaml_char
     return false;
 }
 
+/* Position of a byte offset, counted the way libyaml counts marks: lines broken by
+ * "\n", "\r" or "\r\n", columns in characters (UTF-8 continuation bytes do not
+ * count). Reader errors come with an offset only. */
 static void
 offset_to_pos(const char *data, size_t len, size_t offset, unsigned *line, unsigned *col)
 {
     *line = 1;
     *col = 1;
     for (size_t i = 0; i < offset && i < len; i++) {
-        if (data[i] == '\n') {
+        unsigned char ch = (unsigned char)data[i];
+        if (ch == '\n' || (ch == '\r' && !(i + 1 < len && data[i + 1] == '\n'))) {
             (*line)++;
             *col = 1;
-        } else {
+        } else if (ch != '\r' && (ch & 0xC0) != 0x80) {
             (*col)++;
         }
     }

@@ -51,7 +51,7 @@ struct ynode *ymap_get(const struct ynode *map, const char *key);
 struct ynode *ymap_key(const struct ynode *map, const char *key);
 /* True for the plain scalars YAML reads as null: empty, "null", "Null", "NULL", "~". */
 bool ynode_is_null(const struct ynode *node);
-/* "a mapping", "a sequence", "a string" - for messages. */
+/* "a mapping", "a sequence", "a scalar" or "null" - for messages. */
 const char *ynode_kind(const struct ynode *node);
 
 /* A location that borrows `file`: for diagnostics only, never freed. */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "names.h"
+
 static const char *const op_names[] = {
 #define X(e, name, opt) name,
     PLAN_OP_KINDS(X)
@@ -345,6 +347,40 @@ plan_bwrap_command(const struct plan *plan, struct strv *out)
     strv_push(out, "--");
     for (size_t i = 0; i < plan->command.n; i++)
         strv_push(out, plan->command.v[i]);
+}
+
+char *
+plan_host_path(const struct plan *plan, const char *p, bool *known)
+{
+    *known = true;
+    for (size_t i = plan->n_ops; i-- > 0;) {
+        const struct plan_op *op = &plan->ops[i];
+        if (op->kind == PLAN_OP_REMOUNT_RO || op->kind == PLAN_OP_DIR)
+            continue;
+        if (strcmp(op->dest, p) != 0 && !path_is_ancestor(op->dest, p))
+            continue;
+        switch (op->kind) {
+        case PLAN_OP_BIND:
+        case PLAN_OP_RO_BIND:
+        case PLAN_OP_DEV_BIND: {
+            const char *rel = strcmp(op->dest, "/") == 0 ? p : p + strlen(op->dest);
+            return xasprintf("%s%s", strcmp(op->source, "/") == 0 ? "" : op->source, rel);
+        }
+        case PLAN_OP_TMPFS:
+        case PLAN_OP_PROC:
+        case PLAN_OP_DEV:
+            return NULL;
+        case PLAN_OP_SYMLINK:
+        case PLAN_OP_OVERLAY:
+        case PLAN_OP_RO_OVERLAY:
+        case PLAN_OP_TMP_OVERLAY:
+        case PLAN_OP_DIR:
+        case PLAN_OP_REMOUNT_RO:
+            *known = false;
+            return NULL;
+        }
+    }
+    return NULL; /* bwrap's empty root */
 }
 
 char *

@@ -135,6 +135,12 @@ void plan_bwrap_options_used(const struct plan *plan, struct strv *options);
 /* Appends "--" and then the command words to out. */
 void plan_bwrap_command(const struct plan *plan, struct strv *out);
 
+/* The host path behind sandbox path `p` (canonical) by the plan's mounts: the last op
+ * on p or an ancestor decides (remount-ro and dir ops change nothing). Owned; NULL when
+ * p lies on a tmpfs, proc, dev or bwrap's empty root. *known is false (and NULL
+ * returned) when a symlink or overlay op is in the way and the answer is unclear. */
+char *plan_host_path(const struct plan *plan, const char *p, bool *known);
+
 /* Formats a millisecond duration as seconds for timeout(1) and humans: "10", "0.1". */
 char *plan_format_seconds(uint64_t ms);
 

@@ -498,43 +498,6 @@ fail:
 
 /* ---- classifying a sandbox that did not run its payload ------------------------- */
 
-/* The host path behind sandbox path `p`, by the plan's mounts: the last op on p or an
- * ancestor decides. Owned, or NULL when p is on a tmpfs, proc, dev or something this
- * approximation does not follow. *known is false when it cannot tell. */
-static char *
-host_path(const struct plan *plan, const char *p, bool *known)
-{
-    *known = true;
-    for (size_t i = plan->n_ops; i-- > 0;) {
-        const struct plan_op *op = &plan->ops[i];
-        if (op->kind == PLAN_OP_REMOUNT_RO || op->kind == PLAN_OP_DIR)
-            continue;
-        if (strcmp(op->dest, p) != 0 && !path_is_ancestor(op->dest, p))
-            continue;
-        switch (op->kind) {
-        case PLAN_OP_BIND:
-        case PLAN_OP_RO_BIND:
-        case PLAN_OP_DEV_BIND: {
-            const char *rel = strcmp(op->dest, "/") == 0 ? p : p + strlen(op->dest);
-            return xasprintf("%s%s", strcmp(op->source, "/") == 0 ? "" : op->source, rel);
-        }
-        case PLAN_OP_TMPFS:
-        case PLAN_OP_PROC:
-        case PLAN_OP_DEV:
-            return NULL;
-        case PLAN_OP_SYMLINK:
-        case PLAN_OP_OVERLAY:
-        case PLAN_OP_RO_OVERLAY:
-        case PLAN_OP_TMP_OVERLAY:
-        case PLAN_OP_DIR:
-        case PLAN_OP_REMOUNT_RO:
-            *known = false;
-            return NULL;
-        }
-    }
-    return NULL; /* bwrap's empty root */
-}
-
 /* PATH as the payload will see it: ours, after the plan's environment operations. */
 static const char *
 sandbox_path_var(const struct plan *plan)
@@ -577,7 +540,7 @@ run_classify_failure(const struct plan *plan)
         if (path_normalize(candidates.v[i], &norm, &why) < 0)
             continue;
         bool known;
-        char *host = host_path(plan, norm, &known);
+        char *host = plan_host_path(plan, norm, &known);
         free(norm);
         if (!known) {
             result = RUN_EXIT_FAILURE;

@@ -7,7 +7,7 @@ if [ "$#" -eq 0 ]; then
     printf '%s\n' 'usage: sh SCRIPT COMMAND [ARGS...]' >&2
     exit 2
 fi
-exec '/usr/bin/timeout' '--foreground' '--kill-after=5' '2.5' '/usr/bin/bwrap' \
+exec '/usr/bin/bwrap' \
     '--ro-bind' '/usr' '/usr' \
     '--bind-try' '/tmp' '/work/space' \
     '--perms' '1777' \
@@ -40,4 +40,4 @@ line two' \
     '--setenv' 'EMPTY' '' \
     '--setenv' 'NUMBER' '42' \
     '--chdir' '/work/space' \
-    '--' "$@"
+    '--' '/usr/bin/timeout' '--foreground' '--kill-after=5' '2.5' "$@"
