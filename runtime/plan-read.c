@@ -403,10 +403,10 @@ read_plan(struct rctx *c, const json_t *root, struct plan *plan)
         get_str(c, root, "", "bwrap", false, &plan->bwrap) < 0 ||
         get_str(c, root, "", "target_bwrap", true, &target) < 0)
         return -1;
-    if (plan->bwrap && plan->bwrap[0] != '/')
-        return rerr(c, "bwrap", "'%s' is not an absolute path", plan->bwrap);
     int vr = plan_version_parse(target, &plan->target);
     free(target);
+    if (plan->bwrap && plan->bwrap[0] != '/')
+        return rerr(c, "bwrap", "'%s' is not an absolute path", plan->bwrap);
     if (vr < 0)
         return rerr(c, "target_bwrap", "expected a version such as \"0.8.0\"");
 
