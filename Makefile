@@ -45,7 +45,7 @@ CPPFLAGS += $(PKG_CFLAGS)
 
 B := build/$(VARIANT)
 
-RUNTIME_SRC := runtime/util.c runtime/names.c runtime/plan.c runtime/plan-json.c runtime/plan-read.c runtime/log.c runtime/probe.c runtime/run.c
+RUNTIME_SRC := runtime/util.c runtime/names.c runtime/plan.c runtime/plan-json.c runtime/plan-read.c runtime/log.c runtime/probe.c runtime/run.c runtime/launch.c
 COMPILER_SRC := compiler/diag.c compiler/yamltree.c compiler/profile.c compiler/parse.c \
                 compiler/lower.c compiler/passes.c compiler/compile.c compiler/emit.c
 

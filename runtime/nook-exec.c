@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "launch.h"
 #include "plan-json.h"
 #include "run.h"
 
@@ -53,25 +53,6 @@ fail(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return RUN_EXIT_FAILURE;
-}
-
-/* The command line as one shell-quoted string; --setenv values are masked when
- * `redact` (the log file must not collect secrets). */
-static char *
-command_line(const char *bwrap, const struct plan *plan, bool redact)
-{
-    struct strv argv = {0};
-    plan_bwrap_args(plan, &argv);
-    plan_bwrap_command(plan, &argv);
-    struct buf b = {0};
-    buf_add_shell_word(&b, bwrap);
-    for (size_t i = 0; i < argv.n; i++) {
-        buf_addc(&b, ' ');
-        bool secret = redact && i >= 2 && strcmp(argv.v[i - 2], "--setenv") == 0;
-        buf_add_shell_word(&b, secret ? "***" : argv.v[i]);
-    }
-    strv_free(&argv);
-    return b.data;
 }
 
 int
@@ -178,76 +159,21 @@ main(int argc, char **argv)
         return usage_error("the command must not be empty");
     }
 
-    int rc = RUN_EXIT_FAILURE;
-    char *bwrap = run_find_bwrap(plan.bwrap, &err);
-    if (!bwrap) {
-        fail("error: %s", err);
-        goto out;
-    }
-    if (dry) {
-        char *line = command_line(bwrap, &plan, false);
-        printf("%s\n", line);
-        free(line);
-        rc = fflush(stdout) == 0 ? 0 : RUN_EXIT_FAILURE;
-        goto out;
-    }
-    char *missing = run_missing_options(&plan, bwrap, &err);
-    if (!missing) {
-        fail("error: %s", err);
-        goto out;
-    }
-    if (*missing) {
-        fail("error: '%s' lacks %s, which the plan needs (compiled for bubblewrap %u.%u.%u)",
-             bwrap, missing, plan.target.major, plan.target.minor, plan.target.patch);
-        free(missing);
-        goto out;
-    }
-    free(missing);
-    if (run_prepare(&plan, &err) < 0) {
-        fail("error: %s", err);
-        goto out;
-    }
-
     struct log log;
-    char *log_path = log_default_path();
-    log_init(&log, log_path, plan.name);
-    free(log_path);
-    char *line = command_line(bwrap, &plan, true);
-    if (log_write(&log, "INFO", "Starting sandbox from %s: %s", plan_path, line) < 0 && !quiet)
-        fprintf(stderr, "nook-exec: warning: cannot write the log '%s': %s\n",
-                log.path ? log.path : "(no HOME)", strerror(errno));
-    if (verbose) {
-        char *full = command_line(bwrap, &plan, false);
-        fprintf(stderr, "nook-exec: running %s\n", full);
-        free(full);
-    }
-    free(line);
-
-    struct run_options ro = {bwrap, grace_ms};
-    struct run_result res;
-    if (run_plan(&plan, &ro, &res, &err) < 0) {
-        fail("error: %s", err);
-        log_write(&log, "ERROR", "Sandbox not started: %s", err);
-        log_free(&log);
-        goto out;
-    }
-    rc = res.status;
-    const char *how = res.timed_out     ? " (timed out)"
-                      : res.payload_ran ? ""
-                      : res.signal      ? " (bwrap killed)"
-                                        : " (the sandbox did not run the command)";
-    if (res.timed_out && !quiet)
-        fprintf(stderr, "nook-exec: timed out after %.3f s\n", (double)plan.timeout_ms / 1000);
-    log_write(&log, rc == 0 ? "INFO" : "WARNING",
-              "Sandbox exited with status %d%s after %.3f s", rc, how,
-              (double)res.elapsed_ms / 1000);
-    if (verbose)
-        fprintf(stderr, "nook-exec: status %d%s after %.3f s\n", rc, how,
-                (double)res.elapsed_ms / 1000);
+    log_init(&log, "nook-exec");
+    log_set_name(&log, plan.name);
+    if (quiet)
+        log.console = LOG_ERROR;
+    struct launch l = {
+        .prog = "nook-exec",
+        .origin = plan_path,
+        .dry_run = dry,
+        .verbose = verbose,
+        .grace_ms = grace_ms,
+        .log = &log,
+    };
+    int rc = launch_plan(&plan, &l);
     log_free(&log);
-out:
-    free(err);
-    free(bwrap);
     plan_free(&plan);
     return rc;
 }
