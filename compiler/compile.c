@@ -27,6 +27,8 @@ compile_data(const char *file, const char *data, size_t len, const struct compil
     unsigned errors = lower_profile(&doc, plan, sink);
     if (!errors)
         errors = pass_normalize(plan, sink);
+    if (!errors && opts->adjust)
+        errors = opts->adjust(plan, opts->adjust_ctx, sink);
     if (!errors)
         errors = pass_duplicates(plan, sink);
     if (!errors)

@@ -14,6 +14,11 @@ struct compile_options {
     struct plan_version target; /* bubblewrap version to check against */
     char *const *command;       /* borrowed: command to bake in, or NULL */
     size_t n_command;
+    /* Optional: changes the plan after lowering and path normalisation, before the
+     * conflict checks and the sort (agent-nook's command-line overrides). Returns the
+     * number of errors it reported. */
+    unsigned (*adjust)(struct plan *plan, void *ctx, struct diag_sink *sink);
+    void *adjust_ctx;
 };
 
 /* Compiles the profile in data (named `file` in diagnostics). On success returns 0 and

@@ -332,8 +332,12 @@ check_value(struct vctx *c, const cyaml_schema_value_t *sv, const char *key,
     case CYAML_UINT:
         if (!node->plain)
             verr(c, node, "expected a number for '%s', got a quoted string", key);
-        else if (!is_plain_number(node->value))
-            verr(c, node, "expected a number for '%s', got '%s'", key, node->value);
+        else if (!is_plain_number(node->value) ||
+                 (sv->type != CYAML_FLOAT && strchr(node->value, '.')))
+            verr(c, node, "expected a%s number for '%s', got '%s'",
+                 sv->type == CYAML_FLOAT ? "" : " whole", key, node->value);
+        else if (sv->type != CYAML_FLOAT && strlen(node->value) > 18)
+            verr(c, node, "'%s' is too large for '%s'", node->value, key);
         return;
     case CYAML_ENUM:
         for (uint32_t i = 0; i < sv->enumeration.count; i++)
@@ -380,7 +384,8 @@ collect_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 }
 
 static int
-load_structs(struct vctx *c, const char *data, size_t len, struct profile_yaml **out)
+load_structs(struct vctx *c, const char *data, size_t len, const cyaml_schema_value_t *schema,
+             void **out)
 {
     struct buf log = {0};
     cyaml_config_t cfg = {
@@ -390,9 +395,8 @@ load_structs(struct vctx *c, const char *data, size_t len, struct profile_yaml *
         .log_level = CYAML_LOG_ERROR,
         .flags = CYAML_CFG_NO_ALIAS,
     };
-    struct profile_yaml *y = NULL;
-    cyaml_err_t err =
-        cyaml_load_data((const uint8_t *)data, len, &cfg, &top_schema, (void **)&y, NULL);
+    void *y = NULL;
+    cyaml_err_t err = cyaml_load_data((const uint8_t *)data, len, &cfg, schema, &y, NULL);
     if (err == CYAML_OK) {
         buf_free(&log);
         *out = y;
@@ -415,11 +419,33 @@ load_structs(struct vctx *c, const char *data, size_t len, struct profile_yaml *
     return -1;
 }
 
-static void
-free_structs(struct profile_yaml *y)
+void
+yaml_free_checked(const cyaml_schema_value_t *schema, void *data)
 {
     cyaml_config_t cfg = {.mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR};
-    cyaml_free(&cfg, &top_schema, y, 0);
+    if (data)
+        cyaml_free(&cfg, schema, data, 0);
+}
+
+int
+yaml_load_checked(const char *file, const char *data, size_t len,
+                  const cyaml_schema_value_t *schema, struct diag_sink *sink,
+                  struct ynode **tree, void **out)
+{
+    struct ynode *t = NULL;
+    if (ytree_parse(file, data, len, sink, &t) < 0)
+        return -1;
+    struct vctx c = {file, sink};
+    unsigned before = sink->errors;
+    check_mapping(&c, schema->mapping.fields, "the top level", t);
+    void *y = NULL;
+    if (sink->errors != before || load_structs(&c, data, len, schema, &y) < 0) {
+        ynode_free(t);
+        return -1;
+    }
+    *tree = t;
+    *out = y;
+    return 0;
 }
 
 int
@@ -427,16 +453,9 @@ profile_load(const char *file, const char *data, size_t len, struct diag_sink *s
              struct profile_doc *out)
 {
     struct ynode *tree = NULL;
-    if (ytree_parse(file, data, len, sink, &tree) < 0)
+    void *y = NULL;
+    if (yaml_load_checked(file, data, len, &top_schema, sink, &tree, &y) < 0)
         return -1;
-    struct vctx c = {file, sink};
-    unsigned before = sink->errors;
-    check_mapping(&c, top_fields, "the profile", tree);
-    struct profile_yaml *y = NULL;
-    if (sink->errors != before || load_structs(&c, data, len, &y) < 0) {
-        ynode_free(tree);
-        return -1;
-    }
     out->file = xstrdup(file);
     out->tree = tree;
     out->y = y;
@@ -446,8 +465,7 @@ profile_load(const char *file, const char *data, size_t len, struct diag_sink *s
 void
 profile_doc_free(struct profile_doc *doc)
 {
-    if (doc->y)
-        free_structs(doc->y);
+    yaml_free_checked(&top_schema, doc->y);
     ynode_free(doc->tree);
     free(doc->file);
     memset(doc, 0, sizeof *doc);

@@ -70,6 +70,15 @@ void profile_doc_free(struct profile_doc *doc);
  * reports "nookc: error: ..." and returns -1. */
 int profile_read_file(const char *path, struct diag_sink *sink, char **data, size_t *len);
 
+/* The strict loading profile_load() does, for any libcyaml top-level mapping schema
+ * (logging.yaml uses it too): locator tree, schema walk with positions, then libcyaml.
+ * On success *tree and *out (free with ynode_free and yaml_free_checked) are set. */
+struct cyaml_schema_value;
+int yaml_load_checked(const char *file, const char *data, size_t len,
+                      const struct cyaml_schema_value *schema, struct diag_sink *sink,
+                      struct ynode **tree, void **out);
+void yaml_free_checked(const struct cyaml_schema_value *schema, void *data);
+
 /* Edit distance used for "did you mean" hints. */
 size_t profile_edit_distance(const char *a, const char *b);
 

@@ -47,7 +47,7 @@ run_nookc() { # run_nookc CASEDIR OUT ERR EXTRA-ARGS... ; returns nookc's status
     for a in "${args[@]}"; do
         if [ "$a" = -- ] || [ $seen = 1 ]; then seen=1; post+=("$a"); else pre+=("$a"); fi
     done
-    (cd "$dir" && env -i HOME=/home/golden PATH=/usr/bin:/bin LC_ALL=C \
+    (cd "$dir" && env -i HOME=/home/golden PWD=/home/golden/project PATH=/usr/bin:/bin LC_ALL=C \
         NOOK_FIXTURE="$fixture/root" "${envs[@]}" \
         "${wrap[@]}" "$nookc" "$@" "${pre[@]}" profile.yaml "${post[@]}" >"$out" 2>"$err")
 }

@@ -2,6 +2,7 @@
 #
 # Sourced by every t-*.sh. tests/integration/run.sh provides, in the environment:
 #   NOOKC          absolute path of the nookc binary under test
+#   NOOK_EXEC      absolute path of the nook-exec binary under test (next to NOOKC)
 #   NOOK_TMP       a private, empty temp dir under /tmp owned by the running user;
 #                  this library removes it on exit (the runner checks that it is gone)
 #   NOOK_PROFILES  the directory holding the shipped profiles (default.yaml)
@@ -20,6 +21,9 @@ export LC_ALL=C
 NOOK_USER=${NOOK_USER:-$(id -un)}
 
 T=$NOOK_TMP
+# The shipped default profile binds the current directory read-write: give every test a
+# clean, empty project directory as its cwd, so nothing the test makes in $T is bound.
+mkdir -p "$T/project" && cd "$T/project" || exit 1
 BWRAP=$(command -v bwrap || true)
 SANDBOX_TIMEOUT=${SANDBOX_TIMEOUT:-30}
 TEST_NAME=$(basename "$0" .sh)

@@ -17,6 +17,7 @@ exec '/usr/bin/bwrap' \
     '--tmpfs' '/tmp' \
     '--tmpfs' '/var/tmp' \
     '--tmpfs' '/run' \
+    '--bind' '/home/golden/project' '/home/golden/project' \
     '--cap-drop' 'ALL' \
     '--unshare-pid' \
     '--unshare-uts' \
@@ -24,4 +25,5 @@ exec '/usr/bin/bwrap' \
     '--unshare-cgroup' \
     '--unshare-user' \
     '--hostname' 'agent-sandbox' \
+    '--chdir' '/home/golden/project' \
     '--' "$@"
