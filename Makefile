@@ -47,16 +47,17 @@ B := build/$(VARIANT)
 
 RUNTIME_SRC := runtime/util.c runtime/names.c runtime/plan.c runtime/plan-json.c runtime/plan-read.c runtime/log.c runtime/probe.c runtime/run.c runtime/launch.c
 COMPILER_SRC := compiler/diag.c compiler/yamltree.c compiler/profile.c compiler/parse.c \
-                compiler/lower.c compiler/passes.c compiler/compile.c compiler/emit.c
+                compiler/lower.c compiler/passes.c compiler/compile.c compiler/emit.c \
+                compiler/logconf.c
 
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(B)/%.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(B)/%.o)
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test-*.c))
 
-PROGRAMS := $(B)/nookc $(B)/nook-exec
+PROGRAMS := $(B)/nookc $(B)/nook-exec $(B)/agent-nook
 
-.PHONY: all nookc nook-exec check test unit golden integration golden-update valgrind lint format \
+.PHONY: all nookc nook-exec agent-nook check test unit golden integration golden-update valgrind lint format \
         install uninstall clean
 all: $(PROGRAMS)
 nookc: $(B)/nookc
@@ -77,6 +78,22 @@ $(B)/nookc: $(B)/compiler/nookc.o $(B)/libnookc.a $(B)/libnookrt.a
 $(B)/nook-exec: $(B)/runtime/nook-exec.o $(B)/libnookrt.a
 	$(Q)$(CC) $(LDFLAGS) $^ $(RT_LIBS) -o $@
 nook-exec: $(B)/nook-exec
+
+# The default profile is built into agent-nook (written to the user's config on first use).
+$(B)/compiler/default-profile.c: profiles/default.yaml
+	@mkdir -p $(dir $@)
+	$(Q){ printf '/* generated from profiles/default.yaml */\nextern const char nook_default_profile[];\nconst char nook_default_profile[] =\n'; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; printf '    "";\n'; } >$@
+
+$(B)/compiler/agent-nook.o: CPPFLAGS += -DNOOK_PROFILE_DIR='"$(DATADIR)/agent-nook/profiles"'
+
+$(B)/agent-nook: $(B)/compiler/agent-nook.o $(B)/compiler/default-profile.o $(B)/libnookc.a \
+                 $(B)/libnookrt.a
+	$(Q)$(CC) $(LDFLAGS) $^ $(CC_LIBS) -o $@
+agent-nook: $(B)/agent-nook
+
+$(B)/compiler/default-profile.o: $(B)/compiler/default-profile.c
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libnookc.a $(B)/libnookrt.a
 	@mkdir -p $(dir $@)
@@ -120,4 +137,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d $(B)/runtime/nook-exec.d
+-include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d $(B)/runtime/nook-exec.d $(B)/compiler/agent-nook.d
