@@ -512,9 +512,82 @@ sandbox_path_var(const struct plan *plan)
     return path ? path : "/bin:/usr/bin"; /* execvp's default */
 }
 
+/* Whether the sandbox can execute the host file st describes: the kernel's check for a
+ * process without CAP_DAC_OVERRIDE (the sandbox drops it unless the plan keeps it),
+ * which access() as root would not make. */
+static bool
+sandbox_can_exec(const struct plan *plan, const struct stat *st)
+{
+    if (!S_ISREG(st->st_mode))
+        return false;
+    for (size_t i = 0; i < plan->cap_add.n; i++)
+        if (strcmp(plan->cap_add.v[i], "ALL") == 0 ||
+            strcmp(plan->cap_add.v[i], "CAP_DAC_OVERRIDE") == 0)
+            return (st->st_mode & 0111) != 0;
+    if (st->st_uid == geteuid())
+        return st->st_mode & S_IXUSR;
+    bool group = st->st_gid == getegid();
+    gid_t groups[256];
+    int n = getgroups(256, groups);
+    for (int k = 0; k < n && !group; k++)
+        group = groups[k] == st->st_gid;
+    return st->st_mode & (group ? S_IXGRP : S_IXOTH);
+}
+
+/* The result of looking `path` (canonical, in the sandbox) up: 0 runnable, 126 there
+ * but not executable, 127 missing (or its #! interpreter is), -1 cannot tell. */
+static int
+lookup_command(const struct plan *plan, const char *path, int depth)
+{
+    bool known;
+    char *host = plan_host_path(plan, path, &known);
+    if (!known)
+        return -1;
+    struct stat st;
+    if (!host || stat(host, &st) < 0) {
+        free(host);
+        return RUN_EXIT_NOTFOUND;
+    }
+    if (!sandbox_can_exec(plan, &st)) {
+        free(host);
+        return RUN_EXIT_NOEXEC;
+    }
+    /* A script: its interpreter must be there too (execve says ENOENT otherwise). */
+    char head[256] = "";
+    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    free(host);
+    ssize_t r = fd >= 0 ? read(fd, head, sizeof head - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (r > 2 && head[0] == '#' && head[1] == '!' && depth < 4) {
+        head[r] = '\0';
+        char *interp = head + 2;
+        interp += strspn(interp, " \t");
+        interp[strcspn(interp, " \t\n")] = '\0';
+        char *norm = NULL;
+        const char *why;
+        if (interp[0] == '/' && path_normalize(interp, &norm, &why) == 0) {
+            int sub = lookup_command(plan, norm, depth + 1);
+            free(norm);
+            return sub;
+        }
+    }
+    return 0;
+}
+
 int
 run_classify_failure(const struct plan *plan)
 {
+    /* A working directory that is not there is bwrap's setup failing. */
+    if (plan->chdir) {
+        bool known;
+        char *host = plan_host_path(plan, plan->chdir, &known);
+        struct stat st;
+        bool missing = known && host && (stat(host, &st) < 0 || !S_ISDIR(st.st_mode));
+        free(host);
+        if (missing)
+            return RUN_EXIT_FAILURE;
+    }
     const char *cmd = plan->command.n ? plan->command.v[0] : "";
     struct strv candidates = {0};
     if (strchr(cmd, '/')) {
@@ -533,30 +606,21 @@ run_classify_failure(const struct plan *plan)
                 p++;
         }
     }
+    /* execvp: the first runnable candidate wins; EACCES is remembered, ENOENT skipped. */
     int result = RUN_EXIT_NOTFOUND;
     for (size_t i = 0; i < candidates.n; i++) {
         char *norm = NULL;
         const char *why;
         if (path_normalize(candidates.v[i], &norm, &why) < 0)
             continue;
-        bool known;
-        char *host = plan_host_path(plan, norm, &known);
+        int r = lookup_command(plan, norm, 0);
         free(norm);
-        if (!known) {
-            result = RUN_EXIT_FAILURE;
-            free(host);
+        if (r <= 0) {
+            result = RUN_EXIT_FAILURE; /* runnable (or unknown): the sandbox failed */
             break;
         }
-        struct stat st;
-        if (host && stat(host, &st) == 0) {
-            if (S_ISREG(st.st_mode) && access(host, X_OK) == 0) {
-                result = RUN_EXIT_FAILURE; /* it was there: the sandbox failed */
-                free(host);
-                break;
-            }
+        if (r == RUN_EXIT_NOEXEC)
             result = RUN_EXIT_NOEXEC;
-        }
-        free(host);
     }
     strv_free(&candidates);
     return result;
