@@ -33,9 +33,7 @@ static int
 vemit(struct diag_sink *sink, enum diag_severity sev, const struct plan_loc *loc,
       const char *fmt, va_list ap)
 {
-    char *msg = NULL;
-    if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+    char *msg = xvasprintf(fmt, ap);
     if (sev == DIAG_ERROR)
         sink->errors++;
     else if (sev == DIAG_WARNING)

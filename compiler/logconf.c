@@ -37,13 +37,7 @@ static const cyaml_schema_value_t logconf_schema = {
 char *
 logconf_config_dir(void)
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME");
-    if (xdg && xdg[0] == '/')
-        return xasprintf("%s/agent-nook", xdg);
-    const char *home = getenv("HOME");
-    if (home && home[0] == '/')
-        return xasprintf("%s/.config/agent-nook", home);
-    return NULL;
+    return xdg_path("XDG_CONFIG_HOME", ".config", "agent-nook");
 }
 
 static int

@@ -26,11 +26,9 @@ static void
 err_at(struct lctx *c, const struct ynode *node, const char *fmt, ...)
 {
     struct plan_loc loc = loc_of(c, node);
-    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
     diag_error(c->sink, &loc, "%s", msg);
     free(msg);

@@ -117,11 +117,9 @@ static void
 verr(struct vctx *c, const struct ynode *node, const char *fmt, ...)
 {
     struct plan_loc loc = ynode_loc(c->file, node);
-    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
     diag_error(c->sink, &loc, "%s", msg);
     free(msg);
@@ -376,9 +374,7 @@ collect_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 {
     (void)level;
     struct buf *b = ctx;
-    char *line = NULL;
-    if (vasprintf(&line, fmt, args) < 0)
-        abort();
+    char *line = xvasprintf(fmt, args);
     buf_adds(b, line);
     free(line);
 }
@@ -491,29 +487,14 @@ profile_read_file(const char *path, struct diag_sink *sink, char **data, size_t 
                           S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
     }
     struct buf b = {0};
-    buf_add(&b, "", 0);
-    for (;;) {
-        char chunk[65536];
-        ssize_t r = read(fd, chunk, sizeof chunk);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            close(fd);
-            buf_free(&b);
-            return diag_error(sink, NULL, "cannot read '%s': %s", path, strerror(e));
-        }
-        if (r == 0)
-            break;
-        buf_add(&b, chunk, (size_t)r);
-        if (b.len > PROFILE_MAX_BYTES) {
-            close(fd);
-            buf_free(&b);
-            return diag_error(sink, NULL, "cannot read '%s': larger than %d bytes", path,
-                              PROFILE_MAX_BYTES);
-        }
-    }
+    int r = read_fd_capped(fd, PROFILE_MAX_BYTES, &b);
+    int e = errno;
     close(fd);
+    if (r == -2)
+        return diag_error(sink, NULL, "cannot read '%s': larger than %d bytes", path,
+                          PROFILE_MAX_BYTES);
+    if (r < 0)
+        return diag_error(sink, NULL, "cannot read '%s': %s", path, strerror(e));
     *data = b.data;
     *len = b.len;
     return 0;

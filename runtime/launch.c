@@ -30,11 +30,9 @@ static int fail(const struct launch *l, const char *fmt, ...) NOOK_PRINTF(2, 3);
 static int
 fail(const struct launch *l, const char *fmt, ...)
 {
-    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
     fprintf(stderr, "%s: error: %s\n", l->prog, msg);
     enum log_level console = l->log->console;

@@ -13,13 +13,7 @@
 char *
 log_default_path(void)
 {
-    const char *state = getenv("XDG_STATE_HOME");
-    if (state && state[0] == '/')
-        return xasprintf("%s/agent-nook/agent-nook.log", state);
-    const char *home = getenv("HOME");
-    if (home && home[0] == '/')
-        return xasprintf("%s/.local/state/agent-nook/agent-nook.log", home);
-    return NULL;
+    return xdg_path("XDG_STATE_HOME", ".local/state", "agent-nook/agent-nook.log");
 }
 
 void
@@ -135,11 +129,9 @@ log_event(struct log *log, enum log_level level, const char *fmt, ...)
 {
     if (level < log->level && level < log->console)
         return;
-    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
     struct buf line = {0};
     time_t now = time(NULL);

@@ -33,11 +33,9 @@ rerr(struct rctx *c, const char *path, const char *fmt, ...)
 {
     if (c->err)
         return -1;
-    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    if (vasprintf(&msg, fmt, ap) < 0)
-        abort();
+    char *msg = xvasprintf(fmt, ap);
     va_end(ap);
     c->err = xasprintf("%s: %s: error: %s", c->name, path, msg);
     free(msg);
@@ -567,29 +565,17 @@ plan_read_file(const char *path, char **data, size_t *len, char **err)
         return -1;
     }
     struct buf b = {0};
-    buf_add(&b, "", 0);
-    for (;;) {
-        char chunk[65536];
-        ssize_t r = read(fd, chunk, sizeof chunk);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            *err = xasprintf("cannot read '%s': %s", path, strerror(errno));
-            close(fd);
-            buf_free(&b);
-            return -1;
-        }
-        if (r == 0)
-            break;
-        buf_add(&b, chunk, (size_t)r);
-        if (b.len > PLAN_MAX_BYTES) {
-            *err = xasprintf("cannot read '%s': larger than %d bytes", path, PLAN_MAX_BYTES);
-            close(fd);
-            buf_free(&b);
-            return -1;
-        }
-    }
+    int r = read_fd_capped(fd, PLAN_MAX_BYTES, &b);
+    int e = errno;
     close(fd);
+    if (r == -2) {
+        *err = xasprintf("cannot read '%s': larger than %d bytes", path, PLAN_MAX_BYTES);
+        return -1;
+    }
+    if (r < 0) {
+        *err = xasprintf("cannot read '%s': %s", path, strerror(e));
+        return -1;
+    }
     *data = b.data;
     *len = b.len;
     return 0;

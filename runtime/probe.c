@@ -32,13 +32,7 @@ probe_parse_help(const char *text, struct strv *options)
 static char *
 cache_path(void)
 {
-    const char *cache = getenv("XDG_CACHE_HOME");
-    if (cache && cache[0] == '/')
-        return xasprintf("%s/agent-nook/bwrap-probe", cache);
-    const char *home = getenv("HOME");
-    if (home && home[0] == '/')
-        return xasprintf("%s/.cache/agent-nook/bwrap-probe", home);
-    return NULL;
+    return xdg_path("XDG_CACHE_HOME", ".cache", "agent-nook/bwrap-probe");
 }
 
 static char *
@@ -48,13 +42,9 @@ read_small(const char *path)
     if (fd < 0)
         return NULL;
     struct buf b = {0};
-    buf_add(&b, "", 0);
-    char chunk[8192];
-    ssize_t r;
-    while ((r = read(fd, chunk, sizeof chunk)) > 0 && b.len < PROBE_MAX_HELP)
-        buf_add(&b, chunk, (size_t)r);
+    int r = read_fd_capped(fd, PROBE_MAX_HELP, &b);
     close(fd);
-    return b.data;
+    return r == 0 ? b.data : NULL;
 }
 
 /* Runs `bwrap --help` and returns its stdout (owned) or NULL. */

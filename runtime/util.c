@@ -78,15 +78,21 @@ xstrndup(const char *s, size_t n)
 }
 
 char *
+xvasprintf(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        die_oom();
+    return s;
+}
+
+char *
 xasprintf(const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    if (r < 0)
-        die_oom();
     return s;
 }
 
@@ -140,13 +146,10 @@ void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
     va_list ap;
-    char *s = NULL;
     va_start(ap, fmt);
-    int r = vasprintf(&s, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    if (r < 0)
-        die_oom();
-    buf_add(b, s, (size_t)r);
+    buf_adds(b, s);
     free(s);
 }
 
@@ -261,6 +264,43 @@ fail:
     unlink(tmp);
     errno = saved;
     return -1;
+}
+
+int
+read_fd_capped(int fd, size_t cap, struct buf *out)
+{
+    buf_add(out, "", 0);
+    for (;;) {
+        char chunk[65536];
+        ssize_t r = read(fd, chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int saved = errno;
+            buf_free(out);
+            errno = saved;
+            return -1;
+        }
+        if (r == 0)
+            return 0;
+        buf_add(out, chunk, (size_t)r);
+        if (out->len > cap) {
+            buf_free(out);
+            return -2;
+        }
+    }
+}
+
+char *
+xdg_path(const char *var, const char *home_rel, const char *leaf)
+{
+    const char *dir = getenv(var);
+    if (dir && dir[0] == '/')
+        return xasprintf("%s/%s", dir, leaf);
+    const char *home = getenv("HOME");
+    if (home && home[0] == '/')
+        return xasprintf("%s/%s/%s", home, home_rel, leaf);
+    return NULL;
 }
 
 char *

@@ -6,6 +6,7 @@
 #ifndef NOOK_UTIL_H
 #define NOOK_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@ void *xgrow(void *ptr, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) NOOK_PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) NOOK_PRINTF(1, 0);
 
 static inline void
 cleanup_freep(void *p)
@@ -84,6 +86,15 @@ int write_all(int fd, const void *data, size_t len);
  * the link). mode is applied to the new file. Returns 0, or -1 with errno set; on
  * failure nothing is left behind. */
 int write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
+
+/* Reads fd to its end into out (NUL-terminated) unless it holds more than `cap` bytes.
+ * Returns 0, -1 with errno set, or -2 when larger than cap (out is freed then). */
+int read_fd_capped(int fd, size_t cap, struct buf *out);
+
+/* An XDG base directory path: "$VAR/leaf" when $VAR is absolute, else
+ * "$HOME/home_rel/leaf" (the spec's fallback for unset, empty or relative values).
+ * Owned; NULL when neither is usable. */
+char *xdg_path(const char *var, const char *home_rel, const char *leaf);
 
 /* Looks an executable up in $PATH (or an absolute/relative path with a '/').
  * Returns an owned absolute path or NULL. */
