@@ -57,7 +57,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test-
 
 PROGRAMS := $(B)/nookc $(B)/nook-exec $(B)/agent-nook
 
-.PHONY: all nookc nook-exec agent-nook check test unit golden integration golden-update valgrind lint format \
+.PHONY: fuzz fuzz-run all nookc nook-exec agent-nook check test unit golden integration golden-update valgrind lint format \
         install uninstall clean
 all: $(PROGRAMS)
 nookc: $(B)/nookc
@@ -111,6 +111,22 @@ golden: all
 	$(Q)BUILD=$(B) tests/run.sh golden
 integration: all
 	$(Q)BUILD=$(B) tests/run.sh integration
+
+# Fuzzing (libFuzzer, clang): every target links the whole compiler and runtime with
+# ASan and UBSan.
+FUZZ_CC ?= clang
+FUZZ_TARGETS := profile plan shell parsers
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS := -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+              -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(RUNTIME_SRC) $(COMPILER_SRC) $(wildcard */*.h)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(PKG_CFLAGS) $(FUZZ_FLAGS) $< $(RUNTIME_SRC) $(COMPILER_SRC) $(CC_LIBS) -o $@
+
+fuzz: $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
+fuzz-run: fuzz
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run.sh fuzz
 
 golden-update: all
 	$(Q)BUILD=$(B) tests/golden/run.sh --update

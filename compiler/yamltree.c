@@ -130,22 +130,41 @@ refuse_node_features(struct builder *b, const yaml_mark_t *mark, const yaml_char
     return false;
 }
 
-/* Position of a byte offset, counted the way libyaml counts marks: lines broken by
- * "\n", "\r" or "\r\n", columns in characters (UTF-8 continuation bytes do not
- * count). Reader errors come with an offset only. */
+/* Length of the line break at s (libyaml's set: LF, CR, CR LF, NEL, LS, PS), or 0. */
+static size_t
+line_break(const unsigned char *s, size_t left)
+{
+    if (s[0] == '\n')
+        return 1;
+    if (s[0] == '\r')
+        return left > 1 && s[1] == '\n' ? 2 : 1;
+    if (left > 1 && s[0] == 0xC2 && s[1] == 0x85)
+        return 2;
+    if (left > 2 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9))
+        return 3;
+    return 0;
+}
+
+/* Position of a byte offset, counted the way libyaml counts marks: lines broken as
+ * above, columns in characters (UTF-8 continuation bytes do not count). Reader errors
+ * come with an offset only. */
 static void
 offset_to_pos(const char *data, size_t len, size_t offset, unsigned *line, unsigned *col)
 {
+    const unsigned char *d = (const unsigned char *)data;
     *line = 1;
     *col = 1;
-    for (size_t i = 0; i < offset && i < len; i++) {
-        unsigned char ch = (unsigned char)data[i];
-        if (ch == '\n' || (ch == '\r' && !(i + 1 < len && data[i + 1] == '\n'))) {
+    for (size_t i = 0; i < offset && i < len;) {
+        size_t br = line_break(d + i, len - i);
+        if (br) {
             (*line)++;
             *col = 1;
-        } else if (ch != '\r' && (ch & 0xC0) != 0x80) {
-            (*col)++;
+            i += br;
+            continue;
         }
+        if ((d[i] & 0xC0) != 0x80)
+            (*col)++;
+        i++;
     }
 }
 
@@ -159,6 +178,14 @@ report_parser_error(struct builder *b, const yaml_parser_t *p)
     } else {
         line = (unsigned)p->problem_mark.line + 1;
         col = (unsigned)p->problem_mark.column + 1;
+    }
+    /* At the end of a file without a final newline libyaml adds a line of its own;
+     * point at the real end instead. */
+    unsigned end_line, end_col;
+    offset_to_pos(b->data, b->len, b->len, &end_line, &end_col);
+    if (line > end_line || (line == end_line && col > end_col)) {
+        line = end_line;
+        col = end_col;
     }
     struct plan_loc loc = {(char *)b->file, line, col};
     if (p->context)

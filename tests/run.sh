@@ -1,5 +1,6 @@
 #!/bin/bash
-# tests/run.sh [unit] [golden] [integration] - runs the test suites (all by default).
+# tests/run.sh [unit] [golden] [integration] [fuzz] - runs the test suites (the first
+# three by default; fuzz needs `make fuzz`).
 #
 # Every suite speaks TAP ("ok N - name" / "not ok N - name"); this script runs them,
 # counts the results and ends with the line "N passed, N failed". It exits non-zero
@@ -61,6 +62,10 @@ for suite in "${suites[@]}"; do
     integration)
         echo "# integration"
         run_tap integration tests/integration/run.sh
+        ;;
+    fuzz)
+        echo "# fuzz (${FUZZ_SECONDS:-30} s per target)"
+        run_tap fuzz tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
         ;;
     *)
         echo "tests/run.sh: unknown suite '$suite'" >&2
