@@ -12,9 +12,10 @@ median_ms() { # median_ms FILE: median wall time of nookc --check FILE, in ms
     local t=()
     for _ in $(seq 11); do
         local s e
-        s=$(date +%s%N)
+        # $EPOCHREALTIME needs no fork (a $(date) would be timed too).
+        s=${EPOCHREALTIME/./}000
         "$nookc" --check "$1" >/dev/null 2>&1 || true
-        e=$(date +%s%N)
+        e=${EPOCHREALTIME/./}000
         t+=($(((e - s) / 1000)))
     done
     printf '%s\n' "${t[@]}" | sort -n | sed -n 6p | awk '{printf "%.2f", $1 / 1000}'
