@@ -57,7 +57,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/test-
 
 PROGRAMS := $(B)/nookc $(B)/nook-exec $(B)/agent-nook
 
-.PHONY: fuzz fuzz-run all nookc nook-exec agent-nook check test unit golden integration golden-update valgrind lint format \
+.PHONY: bench fuzz fuzz-run all nookc nook-exec agent-nook check test unit golden integration golden-update valgrind lint format \
         install uninstall clean
 all: $(PROGRAMS)
 nookc: $(B)/nookc
@@ -127,6 +127,13 @@ build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(RUNTIME_SRC) $(COMPILER_SRC) $(wildcard
 fuzz: $(FUZZ_TARGETS:%=build/fuzz/fuzz-%)
 fuzz-run: fuzz
 	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run.sh fuzz
+
+# Benchmarks: medians of repeated runs, comparisons measured side by side (release build).
+bench:
+	$(Q)$(MAKE) -s VARIANT=release all
+	$(Q)bench/compile-time.sh build/release/nookc
+	$(Q)bench/exec-overhead.sh build/release
+	$(Q)bench/optimizer.sh build/release
 
 golden-update: all
 	$(Q)BUILD=$(B) tests/golden/run.sh --update

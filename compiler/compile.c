@@ -33,10 +33,14 @@ compile_data(const char *file, const char *data, size_t len, const struct compil
         errors = pass_duplicates(plan, sink);
     if (!errors)
         errors = pass_sort(plan, sink);
+    if (!errors && !opts->no_optimize)
+        errors = pass_optimize(plan, sink);
     if (!errors)
         errors = pass_room(plan, sink);
     if (!errors)
         errors = pass_check(plan, sink, key_loc, &doc);
+    if (!errors && opts->tree)
+        *opts->tree = steal_pointer(&doc.tree);
     profile_doc_free(&doc);
     if (errors) {
         plan_free(plan);

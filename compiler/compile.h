@@ -10,6 +10,8 @@
 #include "../runtime/plan.h"
 #include "diag.h"
 
+struct ynode;
+
 struct compile_options {
     struct plan_version target; /* bubblewrap version to check against */
     char *const *command;       /* borrowed: command to bake in, or NULL */
@@ -19,6 +21,11 @@ struct compile_options {
      * number of errors it reported. */
     unsigned (*adjust)(struct plan *plan, void *ctx, struct diag_sink *sink);
     void *adjust_ctx;
+    bool no_optimize; /* keep mounts pass_optimize would drop (nookc --no-optimize) */
+    /* Optional: on success receives the profile's locator tree (the position of every
+     * key and value, see yamltree.h; the caller frees it with ynode_free), for tools that
+     * point at settings no op carries: lint, explain, diff. Left alone on failure. */
+    struct ynode **tree;
 };
 
 /* Compiles the profile in data (named `file` in diagnostics). On success returns 0 and

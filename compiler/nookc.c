@@ -36,6 +36,7 @@ static const char usage_text[] =
     "  --target-bwrap VERSION refuse options newer than this bubblewrap (default 0.8.0)\n"
     "  --bwrap PATH           bwrap to use in scripts and plans (default: $NOOK_BWRAP,\n"
     "                         then PATH)\n"
+    "  --no-optimize          keep binds that repeat what their parent already shows\n"
     "  --dump-ir              print the checked plan, one op per line, for debugging\n"
     "  -h, --help             show this help\n"
     "  --version              show the version\n"
@@ -133,6 +134,7 @@ main(int argc, char **argv)
         OPT_TARGET,
         OPT_BWRAP,
         OPT_DUMP,
+        OPT_NO_OPT,
         OPT_VERSION,
     };
     static const struct option longopts[] = {
@@ -142,6 +144,7 @@ main(int argc, char **argv)
         {"target-bwrap", required_argument, NULL, OPT_TARGET},
         {"bwrap", required_argument, NULL, OPT_BWRAP},
         {"dump-ir", no_argument, NULL, OPT_DUMP},
+        {"no-optimize", no_argument, NULL, OPT_NO_OPT},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
@@ -192,6 +195,9 @@ main(int argc, char **argv)
             break;
         case OPT_DUMP:
             dump = true;
+            break;
+        case OPT_NO_OPT:
+            opts.no_optimize = true;
             break;
         case 'h':
             fputs(usage_text, stdout);

@@ -245,6 +245,110 @@ pass_sort(struct plan *plan, struct diag_sink *sink)
     return 0;
 }
 
+/* ---- host lookups ---------------------------------------------------------------- */
+
+enum host_state {
+    HOST_EXISTS,
+    HOST_MISSING,
+    HOST_SYMLINK, /* a symlink before the last component */
+    HOST_NOT_DIR, /* a non-directory before the last component */
+};
+
+/* Walks rel (a path below base, "" for base itself) on the host one component at a
+ * time, without following symlinks on the way (nor at the end unless last_may_link).
+ * *where gets the offending host path. */
+static enum host_state
+host_lookup(const char *base, const char *rel, bool last_may_link, char **where)
+{
+    struct buf p = {0};
+    buf_adds(&p, strcmp(base, "/") == 0 ? "" : base);
+    const char *r = rel;
+    enum host_state st = HOST_EXISTS;
+    while (*r) {
+        while (*r == '/')
+            r++;
+        const char *e = strchr(r, '/');
+        size_t len = e ? (size_t)(e - r) : strlen(r);
+        buf_addc(&p, '/');
+        buf_add(&p, r, len);
+        struct stat sb;
+        if (lstat(p.data, &sb) < 0) {
+            st = HOST_MISSING;
+            break;
+        }
+        if ((e || !last_may_link) && S_ISLNK(sb.st_mode)) {
+            st = HOST_SYMLINK;
+            break;
+        }
+        if (e && !S_ISDIR(sb.st_mode)) {
+            st = HOST_NOT_DIR;
+            break;
+        }
+        r += len;
+    }
+    *where = p.data ? p.data : xstrdup(base);
+    return st;
+}
+
+static const char *
+rel_below(const char *anc, const char *path)
+{
+    if (strcmp(anc, "/") == 0)
+        return path;
+    return path + strlen(anc);
+}
+
+/* ---- optimize ------------------------------------------------------------------- */
+
+static bool
+is_plain_bind(const struct plan_op *op)
+{
+    return (op->kind == PLAN_OP_BIND || op->kind == PLAN_OP_RO_BIND ||
+            op->kind == PLAN_OP_DEV_BIND) &&
+           !op->optional && op->create_source == PLAN_CREATE_NONE;
+}
+
+static bool
+skip_remount(const struct plan_op *op)
+{
+    return op->kind == PLAN_OP_REMOUNT_RO;
+}
+
+unsigned
+pass_optimize(struct plan *plan, struct diag_sink *sink)
+{
+    (void)sink;
+    size_t *parent = nearest_parents(plan, skip_remount);
+    bool *drop = xcalloc(plan->n_ops ? plan->n_ops : 1, sizeof *drop);
+    for (size_t i = 0; i < plan->n_ops; i++) {
+        const struct plan_op *c = &plan->ops[i];
+        size_t a = parent[i];
+        if (a == NONE || !is_plain_bind(c))
+            continue;
+        const struct plan_op *p = &plan->ops[a];
+        if (p->kind != c->kind || !is_plain_bind(p) || strcmp(p->dest, c->dest) == 0)
+            continue;
+        const char *rel = rel_below(p->dest, c->dest);
+        char *same = xasprintf("%s%s", strcmp(p->source, "/") == 0 ? "" : p->source, rel);
+        char *where = NULL;
+        drop[i] = strcmp(same, c->source) == 0 &&
+                  host_lookup(p->source, rel, false, &where) == HOST_EXISTS;
+        free(where);
+        free(same);
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < plan->n_ops; i++) {
+        if (drop[i])
+            plan_op_free(&plan->ops[i]);
+        else
+            plan->ops[out++] = plan->ops[i];
+    }
+    plan->n_ops = out;
+    free(drop);
+    free(parent);
+    return 0;
+}
+
 /* ---- room for mount points ------------------------------------------------------ */
 
 static bool
@@ -276,56 +380,6 @@ covers(const struct plan_op *op)
         return false;
     }
     return false;
-}
-
-enum host_state {
-    HOST_EXISTS,
-    HOST_MISSING,
-    HOST_SYMLINK, /* a symlink before the last component */
-    HOST_NOT_DIR, /* a non-directory before the last component */
-};
-
-/* Walks rel (a path below base, "" for base itself) on the host one component at a
- * time, without following symlinks on the way. *where gets the offending host path. */
-static enum host_state
-host_lookup(const char *base, const char *rel, char **where)
-{
-    struct buf p = {0};
-    buf_adds(&p, strcmp(base, "/") == 0 ? "" : base);
-    const char *r = rel;
-    enum host_state st = HOST_EXISTS;
-    while (*r) {
-        while (*r == '/')
-            r++;
-        const char *e = strchr(r, '/');
-        size_t len = e ? (size_t)(e - r) : strlen(r);
-        buf_addc(&p, '/');
-        buf_add(&p, r, len);
-        struct stat sb;
-        if (lstat(p.data, &sb) < 0) {
-            st = HOST_MISSING;
-            break;
-        }
-        if (e && S_ISLNK(sb.st_mode)) {
-            st = HOST_SYMLINK;
-            break;
-        }
-        if (e && !S_ISDIR(sb.st_mode)) {
-            st = HOST_NOT_DIR;
-            break;
-        }
-        r += len;
-    }
-    *where = p.data ? p.data : xstrdup(base);
-    return st;
-}
-
-static const char *
-rel_below(const char *anc, const char *path)
-{
-    if (strcmp(anc, "/") == 0)
-        return path;
-    return path + strlen(anc);
 }
 
 static int
@@ -480,7 +534,7 @@ room_for(struct plan *plan, size_t i, const size_t *parent, struct diag_sink *si
                    op->dest, E->dest, E->source);
         return -1;
     case PLAN_OP_PROC:
-        st = host_lookup("/proc", rel, &where);
+        st = host_lookup("/proc", rel, true, &where);
         free(where);
         if (st == HOST_EXISTS)
             return 0;
@@ -491,7 +545,7 @@ room_for(struct plan *plan, size_t i, const size_t *parent, struct diag_sink *si
         return -1;
     case PLAN_OP_RO_OVERLAY:
         for (size_t l = 0; l < E->layers.n; l++) {
-            st = host_lookup(E->layers.v[l], rel, &where);
+            st = host_lookup(E->layers.v[l], rel, true, &where);
             free(where);
             if (st == HOST_EXISTS)
                 return 0;
@@ -503,7 +557,7 @@ room_for(struct plan *plan, size_t i, const size_t *parent, struct diag_sink *si
     case PLAN_OP_RO_BIND:
         break;
     }
-    st = host_lookup(E->source, rel, &where);
+    st = host_lookup(E->source, rel, true, &where);
     int r = 0;
     switch (st) {
     case HOST_EXISTS:

@@ -22,6 +22,14 @@ unsigned pass_duplicates(struct plan *plan, struct diag_sink *sink);
  * sort, O(n log n)). Reports nothing. */
 unsigned pass_sort(struct plan *plan, struct diag_sink *sink);
 
+/* Drops mounts that cannot change what the sandbox sees: a bind whose nearest ancestor
+ * mount is a bind of the same kind (bind, ro-bind or dev-bind; neither optional) that
+ * already shows the same host directory there - its source is the ancestor's source
+ * plus the same relative path, that path exists on the host and no component of it is a
+ * symlink (a bind would follow it; the parent shows the link). Each bind costs bwrap a
+ * mount and a mountinfo re-read at start-up. Run after the sort. */
+unsigned pass_optimize(struct plan *plan, struct diag_sink *sink);
+
 /* Makes room for mount points that do not exist under a read-only mount (bwrap cannot
  * create them there): the read-only bind is lowered into a tmpfs (bwrap's own root for
  * '/') holding one read-only bind or symlink per host entry, and is remounted read-only

@@ -22,7 +22,7 @@ wrap=()
 fixture=$(mktemp -d /tmp/nook-golden.XXXXXX)
 trap 'rm -rf "$fixture"' EXIT
 # A small host tree for the room-making cases: directories, a file, a symlink.
-mkdir -p "$fixture/root/etc" "$fixture/root/usr/lib" "$fixture/root/usr/share" "$fixture/root/data"
+mkdir -p "$fixture/root/etc" "$fixture/root/usr/lib" "$fixture/root/usr/share" "$fixture/root/data/sub"
 echo hosts >"$fixture/root/etc/hosts"
 ln -s usr/lib "$fixture/root/lib"
 chmod 0750 "$fixture/root/usr/share"
