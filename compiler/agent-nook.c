@@ -129,6 +129,7 @@ struct cli_mount {
     char *source; /* owned, canonical, or NULL */
     char *dest;   /* owned, canonical */
     uint64_t size;
+    char *origin; /* owned: the option as given ("--bind /a:/b"), for messages */
 };
 
 struct run_args {
@@ -155,6 +156,7 @@ run_args_free(struct run_args *ra)
     for (size_t i = 0; i < ra->n_mounts; i++) {
         free(ra->mounts[i].source);
         free(ra->mounts[i].dest);
+        free(ra->mounts[i].origin);
     }
     free(ra->mounts);
     strv_free(&ra->caps);
@@ -226,6 +228,7 @@ add_mount(struct run_args *ra, const char *flag, const char *value, enum plan_op
         free(m.dest);
         return rc;
     }
+    m.origin = xasprintf("%s %s", flag, value);
     ra->mounts = xgrow(ra->mounts, &ra->cap_mounts, ra->n_mounts + 1, sizeof *ra->mounts);
     ra->mounts[ra->n_mounts++] = m;
     return 0;
@@ -547,6 +550,7 @@ apply_overrides(struct plan *plan, void *ctx, struct diag_sink *sink)
         op->dest = xstrdup(cm->dest);
         op->source = cm->source ? xstrdup(cm->source) : NULL;
         op->size = cm->size;
+        plan_loc_set(&op->origin, cm->origin, 0, 0);
     }
     for (size_t i = 0; i < plan->n_ops; i++)
         plan->ops[i].decl = i;
@@ -626,10 +630,7 @@ file_exists(const char *p)
 static void
 auto_init(const char *path, const struct globals *g)
 {
-    char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-    char *parent = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
-    mkdir(parent, 0700);
-    mkdir(dir, 0700);
+    mkdir_parent(path, 0700);
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) {
         if (write_all(fd, nook_default_profile, strlen(nook_default_profile)) < 0 ||
@@ -644,8 +645,6 @@ auto_init(const char *path, const struct globals *g)
                 "agent-nook: warning: cannot create '%s' (using the built-in default): %s\n",
                 path, strerror(errno));
     }
-    free(parent);
-    free(dir);
 }
 
 /* The profile to compile: its path (owned) or NULL with *builtin set for the embedded
@@ -735,10 +734,11 @@ cmd_run(int argc, char **argv, struct globals *g)
     ra.cwd = getcwd(NULL, 0);
     if (!ra.cwd)
         return tool_error("cannot find the current directory: %s", strerror(errno));
+    /* The working directory is a real path; so must $HOME be to compare (a /home that
+     * is a symlink, as on Fedora Silverblue, must not slip through). */
     const char *home = getenv("HOME");
-    const char *why;
-    if (home && home[0] == '/' && path_normalize(home, &ra.home, &why) < 0)
-        ra.home = NULL;
+    if (home && home[0] == '/')
+        ra.home = realpath(home, NULL);
     int rc = parse_run(argc, argv, &ra, g);
     if (rc) {
         run_args_free(&ra);
@@ -823,14 +823,15 @@ print_tail(int fd, long n)
     off_t end = st.st_size, pos = end;
     long newlines = 0;
     char buf[8192];
-    /* Walk back until n+1 newlines (the last byte's own newline does not count). */
-    while (pos > 0 && newlines <= n) {
+    /* Walk back to the n-th newline before the end (the last byte's own newline does
+     * not count): the lines after it are the last n. */
+    while (pos > 0 && newlines < n) {
         off_t chunk = pos >= (off_t)sizeof buf ? (off_t)sizeof buf : pos;
         pos -= chunk;
         if (pread(fd, buf, (size_t)chunk, pos) != chunk)
             return end;
         for (off_t k = chunk; k-- > 0;) {
-            if (buf[k] == '\n' && !(pos + k == end - 1) && ++newlines > n) {
+            if (buf[k] == '\n' && pos + k != end - 1 && ++newlines >= n) {
                 pos += k + 1;
                 goto found;
             }
@@ -1011,6 +1012,10 @@ cmd_status(int argc, char **argv, struct globals *g)
             return usage_error("unknown status option '%s'", argv[i]);
     }
     bool can_start = true;
+    char *cwd = getcwd(NULL, 0);
+    if (cwd)
+        setenv("PWD", cwd, 1); /* ${PWD} in the profile, as `run` sees it */
+    free(cwd);
     printf("agent-nook %s status\n", NOOK_VERSION);
     char *err = NULL;
     char *bwrap = run_find_bwrap(NULL, &err);

@@ -14,19 +14,29 @@ diag_init(struct diag_sink *sink, FILE *out, const char *prog)
     sink->warnings = 0;
 }
 
-static void
-put_escaped(FILE *out, const char *s)
+void
+diag_escape(struct buf *out, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '\n')
-            fputs("\\n", out);
+            buf_adds(out, "\\n");
         else if (*p == '\t')
-            fputs("\\t", out);
+            buf_adds(out, "\\t");
         else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
+            buf_printf(out, "\\x%02x", *p);
         else
-            fputc(*p, out);
+            buf_addc(out, (char)*p);
     }
+}
+
+static void
+put_escaped(FILE *out, const char *s)
+{
+    struct buf b = {0};
+    buf_adds(&b, "");
+    diag_escape(&b, s);
+    fputs(b.data, out);
+    buf_free(&b);
 }
 
 static int
@@ -38,11 +48,15 @@ vemit(struct diag_sink *sink, enum diag_severity sev, const struct plan_loc *loc
         sink->errors++;
     else if (sev == DIAG_WARNING)
         sink->warnings++;
-    if (loc && loc->file) {
+    if (loc && loc->file && loc->line > 0) {
         put_escaped(sink->out, loc->file);
         fprintf(sink->out, ":%u:%u: %s: ", loc->line, loc->col, sev_names[sev]);
     } else {
         fprintf(sink->out, "%s: %s: ", sink->prog, sev_names[sev]);
+        if (loc && loc->file) { /* a command-line option, say */
+            put_escaped(sink->out, loc->file);
+            fputs(": ", sink->out);
+        }
     }
     put_escaped(sink->out, msg);
     fputc('\n', sink->out);

@@ -38,4 +38,8 @@ int diag_warning(struct diag_sink *sink, const struct plan_loc *loc, const char 
 int diag_note(struct diag_sink *sink, const struct plan_loc *loc, const char *fmt, ...)
     NOOK_PRINTF(3, 4);
 
+/* Appends s to out with control characters escaped as in diagnostics (\n, \t, \x1b),
+ * for other reports that echo user strings (lint, explain, diff). */
+void diag_escape(struct buf *out, const char *s);
+
 #endif

@@ -61,24 +61,6 @@ log_level_from_name(const char *name)
     return -1;
 }
 
-/* mkdir -p of path's directory. */
-static int
-make_parent(const char *path)
-{
-    char *dir = xstrdup(path);
-    int r = 0;
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-            r = -1;
-        *p = '/';
-    }
-    free(dir);
-    return r;
-}
-
 static int
 open_append(const char *path)
 {
@@ -105,7 +87,7 @@ append_line(struct log *log, const struct buf *line)
         return -1;
     }
     int fd = open_append(log->path);
-    if (fd < 0 && errno == ENOENT && make_parent(log->path) == 0)
+    if (fd < 0 && errno == ENOENT && mkdir_parent(log->path, 0700) == 0)
         fd = open_append(log->path);
     if (fd < 0)
         return -1;

@@ -116,6 +116,8 @@ plan_loc_str(const struct plan_loc *loc)
 {
     if (!loc->file)
         return NULL;
+    if (loc->line == 0) /* not from a file: the text says where ("--bind /a:/b") */
+        return xstrdup(loc->file);
     return xasprintf("%s:%u:%u", loc->file, loc->line, loc->col);
 }
 

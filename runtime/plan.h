@@ -39,7 +39,8 @@ enum plan_create {
     PLAN_CREATE_FILE,
 };
 
-/* Where an element of the plan comes from, for diagnostics ("profile.yaml:12:5"). */
+/* Where an element of the plan comes from, for diagnostics ("profile.yaml:12:5"). With
+ * line 0 the file is a free text instead, such as a command-line option. */
 struct plan_loc {
     char *file; /* owned; NULL when unknown */
     unsigned line, col;
@@ -115,7 +116,7 @@ struct plan_op *plan_add_op(struct plan *plan, enum plan_op_kind kind);
 void plan_op_free(struct plan_op *op);
 void plan_loc_set(struct plan_loc *loc, const char *file, unsigned line, unsigned col);
 void plan_loc_copy(struct plan_loc *dst, const struct plan_loc *src);
-/* "file:line:col" (owned), or NULL when the location is unknown. */
+/* "file:line:col" (owned), the text alone when line is 0, or NULL when unknown. */
 char *plan_loc_str(const struct plan_loc *loc);
 
 /* Parses "MAJOR.MINOR.PATCH" (PATCH optional). Returns 0 or -1. */

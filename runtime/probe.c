@@ -131,13 +131,8 @@ probe_bwrap(const char *bwrap, struct strv *options, char **err)
         buf_adds(&data, key);
         for (size_t i = 0; i < options->n; i++)
             buf_printf(&data, "%s\n", options->v[i]);
-        char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
-        char *parent = xstrndup(dir, (size_t)(strrchr(dir, '/') - dir));
-        mkdir(parent, 0700);
-        mkdir(dir, 0700);
+        mkdir_parent(path, 0700);
         write_file_atomic(path, data.data, data.len, 0600);
-        free(parent);
-        free(dir);
         buf_free(&data);
     }
     free(help);

@@ -114,29 +114,6 @@ origin_text(const struct plan_op *op, size_t i)
     return r;
 }
 
-/* mkdir -p path (mode 0755 for new directories). */
-static int
-make_dirs(const char *path)
-{
-    char *p = xstrdup(path);
-    int r = 0;
-    for (char *s = p + 1;; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            if (mkdir(p, 0755) < 0 && errno != EEXIST)
-                r = -1;
-            *s = c;
-            if (!c || r < 0)
-                break;
-        }
-    }
-    int saved = errno;
-    free(p);
-    errno = saved;
-    return r;
-}
-
 int
 run_prepare(const struct plan *plan, char **err)
 {
@@ -151,12 +128,9 @@ run_prepare(const struct plan *plan, char **err)
         if (errno == ENOENT && op->create_source != PLAN_CREATE_NONE) {
             int r;
             if (op->create_source == PLAN_CREATE_DIR) {
-                r = make_dirs(op->source);
+                r = mkdir_p(op->source, 0755);
             } else {
-                char *dir =
-                    xstrndup(op->source, (size_t)(strrchr(op->source, '/') - op->source));
-                r = *dir ? make_dirs(dir) : 0;
-                free(dir);
+                r = mkdir_parent(op->source, 0755);
                 int fd = r < 0
                              ? -1
                              : open(op->source,

@@ -303,6 +303,42 @@ xdg_path(const char *var, const char *home_rel, const char *leaf)
     return NULL;
 }
 
+int
+mkdir_p(const char *path, unsigned mode)
+{
+    char *p = xstrdup(path);
+    int r = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, mode) < 0 && errno != EEXIST)
+            r = -1;
+        *s = c;
+        if (!c || r < 0)
+            break;
+    }
+    int saved = errno;
+    free(p);
+    errno = saved;
+    return r;
+}
+
+int
+mkdir_parent(const char *path, unsigned mode)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return 0;
+    char *dir = xstrndup(path, (size_t)(slash - path));
+    int r = mkdir_p(dir, mode);
+    int saved = errno;
+    free(dir);
+    errno = saved;
+    return r;
+}
+
 char *
 find_in_path(const char *name)
 {

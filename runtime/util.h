@@ -96,6 +96,11 @@ int read_fd_capped(int fd, size_t cap, struct buf *out);
  * Owned; NULL when neither is usable. */
 char *xdg_path(const char *var, const char *home_rel, const char *leaf);
 
+/* mkdir -p: creates path and its missing ancestors with `mode`. Returns 0, or -1 with
+ * errno set. mkdir_parent does the same for path's directory. */
+int mkdir_p(const char *path, unsigned mode);
+int mkdir_parent(const char *path, unsigned mode);
+
 /* Looks an executable up in $PATH (or an absolute/relative path with a '/').
  * Returns an owned absolute path or NULL. */
 char *find_in_path(const char *name);

@@ -3,6 +3,7 @@
 # Sourced by every t-*.sh. tests/integration/run.sh provides, in the environment:
 #   NOOKC          absolute path of the nookc binary under test
 #   NOOK_EXEC      absolute path of the nook-exec binary under test (next to NOOKC)
+#   AGENT_NOOK     absolute path of the agent-nook binary under test (next to NOOKC)
 #   NOOK_TMP       a private, empty temp dir under /tmp owned by the running user;
 #                  this library removes it on exit (the runner checks that it is gone)
 #   NOOK_PROFILES  the directory holding the shipped profiles (default.yaml)

@@ -7,8 +7,8 @@
 # script numbers them continuously, appends "[root]" or "[nobody]" and ends with the
 # plan line. Exit status: 0 when every test passed.
 #
-# Each test file gets, in a clean environment: NOOKC and NOOK_EXEC (absolute paths of
-# the binaries), NOOK_TMP (a private temp dir under /tmp that it must remove),
+# Each test file gets, in a clean environment: NOOKC, NOOK_EXEC and AGENT_NOOK (absolute
+# paths of the binaries), NOOK_TMP (a private temp dir under /tmp that it must remove),
 # NOOK_PROFILES and NOOK_USER; it is killed after FILE_TIMEOUT seconds (default 100).
 # When nobody cannot reach the checkout (e.g. it lives under /root), the binaries, the
 # test files and the profiles are copied to a world-readable temp dir first. When a sandbox
@@ -26,6 +26,7 @@ case $BUILD in
 *) nookc=$root/$BUILD/nookc ;;
 esac
 nook_exec=$(dirname "$nookc")/nook-exec
+agent_nook=$(dirname "$nookc")/agent-nook
 FILE_TIMEOUT=${FILE_TIMEOUT:-100}
 PATH_CLEAN=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LC_ALL=C
@@ -85,6 +86,11 @@ if [ ! -x "$nook_exec" ]; then
     echo "1..$n"
     exit 1
 fi
+if [ ! -x "$agent_nook" ]; then
+    emit not-ok "integration: agent-nook binary exists at $agent_nook (run make, or set BUILD)"
+    echo "1..$n"
+    exit 1
+fi
 bwrap=$(command -v bwrap || true)
 if [ -z "$bwrap" ]; then
     emit not-ok "integration: bwrap is installed (apt-get install bubblewrap)"
@@ -93,6 +99,7 @@ if [ -z "$bwrap" ]; then
 fi
 comment "nookc: $nookc ($("$nookc" --version 2>&1))" \
     "nook-exec: $nook_exec ($("$nook_exec" --version 2>&1))" \
+    "agent-nook: $agent_nook ($("$agent_nook" --version 2>&1))" \
     "bwrap: $bwrap ($("$bwrap" --version 2>&1))" "kernel: $(uname -r)"
 
 # users to run as: "root" and "nobody" when run as root; otherwise the current user
@@ -126,31 +133,35 @@ as_user() { # as_user USER CMD...
     fi
 }
 
-# Makes what USER needs reachable: sets u_nookc, u_nook_exec, u_dir (test files) and
-# u_profiles.
+# Makes what USER needs reachable: sets u_nookc, u_nook_exec, u_agent_nook, u_dir (test
+# files) and u_profiles.
 stage_for() {
     local user=$1
     u_nookc=$nookc
     u_nook_exec=$nook_exec
+    u_agent_nook=$agent_nook
     u_dir=$here
     u_profiles=$root/profiles
     switch_to "$user" || return 0
-    if as_user nobody test -x "$nookc" -a -x "$nook_exec" -a -r "$here/lib.sh" \
-        -a -r "$root/profiles/default.yaml" \
+    if as_user nobody test -x "$nookc" -a -x "$nook_exec" -a -x "$agent_nook" \
+        -a -r "$here/lib.sh" -a -r "$root/profiles/default.yaml" \
         && as_user nobody "$nookc" --version >/dev/null 2>&1 \
-        && as_user nobody "$nook_exec" --version >/dev/null 2>&1; then
+        && as_user nobody "$nook_exec" --version >/dev/null 2>&1 \
+        && as_user nobody "$agent_nook" --version >/dev/null 2>&1; then
         return 0
     fi
     comment "the checkout is not reachable by nobody;" \
-        "copying nookc, nook-exec, tests and profiles to $scratch/stage"
+        "copying nookc, nook-exec, agent-nook, tests and profiles to $scratch/stage"
     mkdir -p "$scratch/stage/bin" "$scratch/stage/tests" "$scratch/stage/profiles"
     install -m 0755 "$nookc" "$scratch/stage/bin/nookc"
     install -m 0755 "$nook_exec" "$scratch/stage/bin/nook-exec"
+    install -m 0755 "$agent_nook" "$scratch/stage/bin/agent-nook"
     cp "$here"/*.sh "$scratch/stage/tests/"
     cp "$root"/profiles/*.yaml "$scratch/stage/profiles/"
     chmod -R a+rX "$scratch/stage"
     u_nookc=$scratch/stage/bin/nookc
     u_nook_exec=$scratch/stage/bin/nook-exec
+    u_agent_nook=$scratch/stage/bin/agent-nook
     u_dir=$scratch/stage/tests
     u_profiles=$scratch/stage/profiles
 }
@@ -171,8 +182,8 @@ run_file() {
     switch_to "$user" && pre=(setpriv --reuid=nobody --regid="$nobody_gid" --clear-groups)
     (cd "$tmp" && exec timeout -k 5 "$FILE_TIMEOUT" "${pre[@]}" env -i PATH="$PATH_CLEAN" \
         HOME="$home" LC_ALL=C TERM=dumb USER="$user" LOGNAME="$user" NOOKC="$u_nookc" \
-        NOOK_EXEC="$u_nook_exec" NOOK_TMP="$tmp" NOOK_PROFILES="$u_profiles" \
-        NOOK_USER="$user" bash "$u_dir/$name") >"$out" 2>&1 </dev/null &
+        NOOK_EXEC="$u_nook_exec" AGENT_NOOK="$u_agent_nook" NOOK_TMP="$tmp" \
+        NOOK_PROFILES="$u_profiles" NOOK_USER="$user" bash "$u_dir/$name") >"$out" 2>&1 </dev/null &
     tpid=$!
     wait "$tpid" || rc=$?
     tpid=
