@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -192,14 +193,29 @@ args_fd(const struct strv *opts)
 
 /* ---- the child ------------------------------------------------------------------ */
 
+/* The kernel's struct sigaction (x86-64 and the other 64-bit ABIs): glibc refuses to
+ * touch the two real-time signals it keeps for itself (32, 33), but a caller may have
+ * left them ignored, and an ignored disposition survives exec. */
+struct kernel_sigaction {
+    void *handler;
+    unsigned long flags;
+    void *restorer;
+    unsigned long mask;
+};
+
 static void
 reset_signals(void)
 {
     struct sigaction dfl = {.sa_handler = SIG_DFL};
     sigemptyset(&dfl.sa_mask);
-    for (int s = 1; s < NSIG; s++)
-        if (s != SIGKILL && s != SIGSTOP)
-            sigaction(s, &dfl, NULL);
+    for (int s = 1; s < NSIG; s++) {
+        if (s == SIGKILL || s == SIGSTOP)
+            continue;
+        if (sigaction(s, &dfl, NULL) < 0 && errno == EINVAL) {
+            struct kernel_sigaction k = {0}; /* handler 0 = SIG_DFL */
+            syscall(SYS_rt_sigaction, s, &k, NULL, sizeof k.mask);
+        }
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

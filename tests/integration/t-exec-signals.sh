@@ -78,7 +78,13 @@ printf 'SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n' | assert_file_is
     "a caller ignoring INT QUIT PIPE: the payload has no blocked and no ignored signal"
 ignoring "$BWRAP" --ro-bind / / --proc /proc --dev /dev --unshare-pid --unshare-user -- "${sigs[@]}"
 assert_status 0 "control: plain bwrap: the probe exits 0"
-assert_grep '^SigIgn:[[:space:]]*0*1006$' "$OUT" \
-    "control: plain bwrap passes the caller's ignored INT, QUIT and PIPE on (SigIgn 1006)"
+# (the caller may ignore more, e.g. glibc's internal signals 32 and 33 in some CI runners)
+ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$OUT")
+if [ -n "$ign" ] && [ $((0x$ign & 0x1006)) -eq $((0x1006)) ]; then
+    ok "control: plain bwrap passes the caller's ignored INT, QUIT and PIPE on (SigIgn has 1006)"
+else
+    not_ok "control: plain bwrap passes the caller's ignored INT, QUIT and PIPE on (SigIgn has 1006)" \
+        "SigIgn: $ign"
+fi
 
 finish
