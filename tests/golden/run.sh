@@ -16,8 +16,11 @@ nookc="$root/${BUILD:-build/debug}/nookc"
 nook_exec="$root/${BUILD:-build/debug}/nook-exec"
 update=0
 [ "${1:-}" = --update ] && update=1
+# Under valgrind the tool wraps `env -i ...` and traces into the program: valgrind is a
+# shell script, and a shell resets PWD, which ${PWD} in profiles reads.
 wrap=()
-[ "${VALGRIND:-0}" = 1 ] && wrap=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+[ "${VALGRIND:-0}" = 1 ] && wrap=(valgrind -q --trace-children=yes --error-exitcode=99
+    --leak-check=full --errors-for-leak-kinds=definite)
 
 fixture=$(mktemp -d /tmp/nook-golden.XXXXXX)
 trap 'rm -rf "$fixture"' EXIT
@@ -47,9 +50,9 @@ run_nookc() { # run_nookc CASEDIR OUT ERR EXTRA-ARGS... ; returns nookc's status
     for a in "${args[@]}"; do
         if [ "$a" = -- ] || [ $seen = 1 ]; then seen=1; post+=("$a"); else pre+=("$a"); fi
     done
-    (cd "$dir" && env -i HOME=/home/golden PWD=/home/golden/project PATH=/usr/bin:/bin LC_ALL=C \
-        NOOK_FIXTURE="$fixture/root" "${envs[@]}" \
-        "${wrap[@]}" "$nookc" "$@" "${pre[@]}" profile.yaml "${post[@]}" >"$out" 2>"$err")
+    (cd "$dir" && "${wrap[@]}" env -i HOME=/home/golden PWD=/home/golden/project \
+        PATH=/usr/bin:/bin LC_ALL=C NOOK_FIXTURE="$fixture/root" "${envs[@]}" \
+        "$nookc" "$@" "${pre[@]}" profile.yaml "${post[@]}" >"$out" 2>"$err")
 }
 
 # compare NAME EXPECTED ACTUAL: diff, or update
@@ -118,8 +121,8 @@ chmod 0755 "$tmp/stub-bwrap"
 for dir in "$here"/plans/*/; do
     c=$(basename "$dir")
     rm -f "$tmp/bwrap-ran"
-    (cd "$dir" && env -i HOME="$tmp" PATH=/usr/bin:/bin LC_ALL=C NOOK_BWRAP="$tmp/stub-bwrap" \
-        "${wrap[@]}" "$nook_exec" plan.json -- true >"$tmp/out" 2>"$tmp/err")
+    (cd "$dir" && "${wrap[@]}" env -i HOME="$tmp" PATH=/usr/bin:/bin LC_ALL=C \
+        NOOK_BWRAP="$tmp/stub-bwrap" "$nook_exec" plan.json -- true >"$tmp/out" 2>"$tmp/err")
     rc=$?
     ok=0
     [ $rc -eq 125 ] || { echo "# plans/$c: exit $rc, expected 125" >&2; ok=1; }
