@@ -48,7 +48,8 @@ B := build/$(VARIANT)
 RUNTIME_SRC := runtime/util.c runtime/names.c runtime/plan.c runtime/plan-json.c runtime/plan-read.c runtime/log.c runtime/probe.c runtime/run.c runtime/launch.c
 COMPILER_SRC := compiler/diag.c compiler/yamltree.c compiler/profile.c compiler/parse.c \
                 compiler/lower.c compiler/passes.c compiler/compile.c compiler/emit.c \
-                compiler/logconf.c
+                compiler/logconf.c compiler/view.c compiler/report.c compiler/lint.c \
+                compiler/lint-output.c compiler/explain.c compiler/diff.c
 
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(B)/%.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(B)/%.o)
@@ -72,7 +73,7 @@ $(B)/libnookrt.a: $(RUNTIME_OBJ)
 $(B)/libnookc.a: $(COMPILER_OBJ)
 	$(Q)$(AR) rcs $@ $^
 
-$(B)/nookc: $(B)/compiler/nookc.o $(B)/libnookc.a $(B)/libnookrt.a
+$(B)/nookc: $(B)/compiler/nookc.o $(B)/compiler/nookc-review.o $(B)/libnookc.a $(B)/libnookrt.a
 	$(Q)$(CC) $(LDFLAGS) $^ $(CC_LIBS) -o $@
 
 $(B)/nook-exec: $(B)/runtime/nook-exec.o $(B)/libnookrt.a
@@ -160,4 +161,4 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d $(B)/runtime/nook-exec.d $(B)/compiler/agent-nook.d
+-include $(RUNTIME_OBJ:.o=.d) $(COMPILER_OBJ:.o=.d) $(B)/compiler/nookc.d $(B)/compiler/nookc-review.d $(B)/runtime/nook-exec.d $(B)/compiler/agent-nook.d

@@ -11,6 +11,7 @@
 #include "compile.h"
 #include "diag.h"
 #include "emit.h"
+#include "nookc-review.h"
 
 enum exit_code {
     EXIT_OK = 0,
@@ -26,7 +27,11 @@ enum emit_kind {
 
 static const char usage_text[] =
     "Usage: nookc [OPTIONS] PROFILE [-- COMMAND [ARGS...]]\n"
-    "Compile an agent-nook sandbox profile into a bubblewrap launch.\n"
+    "       nookc lint [OPTIONS] PROFILE...\n"
+    "       nookc explain [--json] PROFILE\n"
+    "       nookc diff [--json] [--fail-on-weaker] OLD NEW\n"
+    "Compile an agent-nook sandbox profile into a bubblewrap launch, or review\n"
+    "profiles (lint, explain, diff: see nookc SUBCOMMAND --help).\n"
     "\n"
     "  --emit sh|argv|json    output: POSIX sh launch script (default), the NUL-separated\n"
     "                         bwrap argument vector, or the JSON plan for nook-exec\n"
@@ -41,7 +46,8 @@ static const char usage_text[] =
     "  -h, --help             show this help\n"
     "  --version              show the version\n"
     "\n"
-    "A COMMAND after '--' is baked into the output.\n"
+    "A COMMAND after '--' is baked into the output. A profile file named like a\n"
+    "subcommand (lint, explain, diff) is given with a path: nookc ./lint\n"
     "Exit status: 0 ok, 1 profile rejected, 2 usage or I/O error.\n";
 
 static int usage_error(const char *fmt, ...) NOOK_PRINTF(1, 2);
@@ -128,6 +134,14 @@ write_output(const char *path, const struct buf *data, unsigned mode)
 int
 main(int argc, char **argv)
 {
+    /* The first word selects a review subcommand; anything else is a profile to
+     * compile, as it always was (a profile file named "lint" is "./lint"). */
+    if (argc > 1 && strcmp(argv[1], "lint") == 0)
+        return review_lint_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "explain") == 0)
+        return review_explain_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "diff") == 0)
+        return review_diff_main(argc - 1, argv + 1);
     enum {
         OPT_EMIT = 256,
         OPT_CHECK,

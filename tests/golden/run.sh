@@ -5,6 +5,16 @@
 #                             (one argument per line), expect.sh and expect.json
 # invalid/<case>/profile.yaml must be rejected with exit 1, no stdout, and stderr equal
 #                             to expect.stderr
+# lint/<case>/, explain/<case>/, diff/<case>/
+#                             `nookc lint|explain|diff ARGS FILES`, FILES being the
+#                             lines of `files` if there is one, else profile.yaml
+#                             (diff: old.yaml new.yaml); stdout must equal expect.out,
+#                             stderr expect.err (empty when missing), the exit status
+#                             expect.status (0 when missing). $NOOK_FIXTURE is a tree of
+#                             its own there (a project with .git, a symlink, data) and
+#                             $NOOK_CASE the case directory; @ROOT@ stands for the
+#                             repository in expectations.
+# Every profile in profiles/ must pass `nookc lint --fail-on warning`.
 # Optional per case: `args` (extra nookc arguments, one per line) and `env` (extra
 # environment, NAME=VALUE per line). nookc runs in the case directory under a fixed,
 # minimal environment. $NOOK_FIXTURE names a small host tree made for the run; it is
@@ -131,4 +141,96 @@ for dir in "$here"/plans/*/; do
     tap $ok "plans/$c refused with exit 125, nothing started"
     compare "plans/$c stderr" "$dir/expect.stderr" "$tmp/err"
 done
+
+# ---- review: lint, explain, diff ----------------------------------------------------
+review="$fixture/review"
+mkdir -p "$review/proj/.git/hooks" "$review/proj/src" "$review/data"
+echo '[core]' >"$review/proj/.git/config"
+echo x >"$review/proj/file.txt"
+ln -s src "$review/proj/link"
+root_real=$(cd "$root" && pwd -P)
+
+run_review() { # run_review SUBCOMMAND CASEDIR OUT ERR DEFAULT-FILES... ; returns the status
+    local cmd=$1 dir=$2 out=$3 err=$4
+    shift 4
+    local args=() envs=() files=("$@")
+    [ -f "$dir/args" ] && mapfile -t args <"$dir/args"
+    [ -f "$dir/env" ] && mapfile -t envs <"$dir/env"
+    [ -f "$dir/files" ] && mapfile -t files <"$dir/files"
+    (cd "$dir" && "${wrap[@]}" env -i HOME=/home/golden PWD=/home/golden/project \
+        PATH=/usr/bin:/bin LC_ALL=C NOOK_FIXTURE="$review" NOOK_CASE="${dir%/}" "${envs[@]}" \
+        "$nookc" "$cmd" "${args[@]}" "${files[@]}" >"$out" 2>"$err")
+}
+
+# compare_review NAME EXPECTED ACTUAL [optional]: host paths replaced, then diff or update.
+# An optional expectation that is missing means empty; --update writes it only when
+# there is something to expect.
+compare_review() {
+    local name=$1 exp=$2 act=$3 optional=${4:-}
+    sed -i -e "s#$review#@FIXTURE@#g" -e "s#$root_real#@ROOT@#g" -e "s#$root#@ROOT@#g" "$act"
+    if [ $update = 1 ]; then
+        if [ -n "$optional" ] && [ ! -s "$act" ]; then rm -f "$exp"; else cp "$act" "$exp"; fi
+        tap 0 "$name (updated)"
+        return
+    fi
+    local e=$exp
+    [ -n "$optional" ] && [ ! -e "$exp" ] && e=/dev/null
+    if diff -u "$e" "$act" >&2; then tap 0 "$name"; else tap 1 "$name"; fi
+}
+
+for sub in lint explain diff; do
+    [ -d "$here/$sub" ] || continue
+    for dir in "$here/$sub"/*/; do
+        c=$(basename "$dir")
+        if [ $sub = diff ]; then defaults=(old.yaml new.yaml); else defaults=(profile.yaml); fi
+        run_review $sub "$dir" "$tmp/out" "$tmp/err" "${defaults[@]}"
+        rc=$?
+        echo $rc >"$tmp/status"
+        if [ $update = 1 ]; then
+            if [ $rc = 0 ]; then rm -f "$dir/expect.status"; else cp "$tmp/status" "$dir/expect.status"; fi
+        else
+            want=0
+            [ -f "$dir/expect.status" ] && want=$(cat "$dir/expect.status")
+            [ "$rc" = "$want" ] || echo "# $sub/$c: exit $rc, expected $want" >&2
+            [ "$rc" = "$want" ]
+            tap $? "$sub/$c exit status"
+        fi
+        compare_review "$sub/$c stdout" "$dir/expect.out" "$tmp/out"
+        compare_review "$sub/$c stderr" "$dir/expect.err" "$tmp/err" optional
+    done
+done
+
+# Every shipped profile passes its own lint (justified suppressions allowed).
+for p in "$root"/profiles/*.yaml; do
+    (cd "$tmp" && "${wrap[@]}" env -i HOME=/home/golden PWD=/home/golden/project \
+        PATH=/usr/bin:/bin LC_ALL=C "$nookc" lint --fail-on warning "$p" >"$tmp/out" 2>"$tmp/err")
+    rc=$?
+    [ $rc = 0 ] || cat "$tmp/out" "$tmp/err" >&2
+    tap $rc "profiles/$(basename "$p") passes nookc lint --fail-on warning"
+done
+
+# The first word selects a subcommand; a profile file named like one is given as ./NAME
+# and compiles exactly as under any other name.
+mkdir -p "$tmp/named"
+cp "$here/valid/timeout/profile.yaml" "$tmp/named/lint"
+cp "$here/valid/timeout/profile.yaml" "$tmp/named/profile.yaml"
+(cd "$tmp/named" && env -i HOME=/home/golden PWD=/home/golden/project PATH=/usr/bin:/bin LC_ALL=C \
+    "$nookc" ./lint --emit argv >"$tmp/a1" 2>&1 &&
+    env -i HOME=/home/golden PWD=/home/golden/project PATH=/usr/bin:/bin LC_ALL=C \
+        "$nookc" --emit argv profile.yaml >"$tmp/a2" 2>&1) && cmp -s "$tmp/a1" "$tmp/a2"
+tap $? "nookc ./lint compiles a profile file named 'lint' as any other"
+
+# Output that cannot be written is an I/O error (exit 2), for every review command.
+for cmd in "lint --format json" "explain" "diff"; do
+    files=("$here/lint/fs-012/profile.yaml")
+    [ "$cmd" = diff ] && files+=("$here/lint/fs-012-ok/profile.yaml")
+    # shellcheck disable=SC2086 # $cmd is the subcommand and its options
+    (cd "$tmp" && env -i HOME=/home/golden PWD=/home/golden/project PATH=/usr/bin:/bin LC_ALL=C \
+        NOOK_FIXTURE="$review" "$nookc" $cmd "${files[@]}" >/dev/full 2>"$tmp/err")
+    rc=$?
+    [ $rc = 2 ] || echo "# nookc $cmd >/dev/full: exit $rc, expected 2" >&2
+    [ $rc = 2 ]
+    tap $? "nookc $cmd: output that cannot be written exits 2"
+done
+
 exit $fail
