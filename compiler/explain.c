@@ -304,7 +304,7 @@ explain_json(const struct plan *plan, const struct ynode *tree, struct buf *out)
         if (op->size)
             p = report_set(p, "size", json_integer((json_int_t)op->size));
         if (op->perms >= 0) {
-            char mode[8];
+            char mode[16];
             snprintf(mode, sizeof mode, "%04o", (unsigned)op->perms);
             p = report_set(p, "mode", json_string(mode));
         }
