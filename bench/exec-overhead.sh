@@ -1,8 +1,9 @@
 #!/bin/bash
 # bench/exec-overhead.sh [BUILD [STATIC_BUILD]] - start-up cost of the runtime: the median
 # wall time of `nook-exec plan.json -- true` and of `agent-nook run true` against the
-# same bwrap arguments run directly, measured side by side (interleaved), 41 runs each,
-# with the default profile, from an empty project directory. STATIC_BUILD (a
+# same bwrap arguments run directly, measured side by side (41 rounds, each running every
+# command once in a random order), with the default profile, from an empty project
+# directory. STATIC_BUILD (a
 # `make LINK=static` build) adds its two programs to the same loop. /bin/true is
 # measured alongside, and so is bench/min-wrapper.c (spawn bwrap, wait, nothing else;
 # linked static): the floor any supervising wrapper pays on this machine.
@@ -27,20 +28,36 @@ ${CC:-cc} -O2 -static-pie -o "$tmp/min-wrapper" "$here/min-wrapper.c"
 [ -z "$static" ] || { "$static/nook-exec" "$tmp/plan.json" -- true; "$static/agent-nook" run true; }
 runs=${RUNS:-41}
 direct=() exec=() cli=() base=() sexec=() scli=() wrap=()
-# Microseconds from $EPOCHREALTIME: no fork, unlike $(date), which would be timed too.
+# One measurement, in microseconds from $EPOCHREALTIME (no fork, unlike $(date), which
+# would be timed too), appended to the array named after it.
+measure() {
+    local s e
+    s=${EPOCHREALTIME/./}
+    case $1 in
+    base) /bin/true ;;
+    direct) "$bwrap" "${args[@]}" >/dev/null ;;
+    wrap) "$tmp/min-wrapper" "$bwrap" "${args[@]}" >/dev/null ;;
+    exec) "$build/nook-exec" "$tmp/plan.json" -- true >/dev/null ;;
+    cli) "$build/agent-nook" run true >/dev/null ;;
+    sexec) "$static/nook-exec" "$tmp/plan.json" -- true >/dev/null ;;
+    scli) "$static/agent-nook" run true >/dev/null ;;
+    esac
+    e=${EPOCHREALTIME/./}
+    eval "$1+=($((e - s)))"
+}
+kinds=(base direct wrap exec cli)
+[ -z "$static" ] || kinds+=(sexec scli)
+# Each round runs every command once, in a fresh random order: on a VM a process can be
+# slowed by what the one before it freed (the host reclaims freed guest memory, and
+# touching it again costs a fault on the host), so a fixed order would favour some.
 for _ in $(seq "$runs"); do
-    s=${EPOCHREALTIME/./}; /bin/true; e=${EPOCHREALTIME/./}; base+=($((e - s)))
-    s=${EPOCHREALTIME/./}; "$bwrap" "${args[@]}" >/dev/null; e=${EPOCHREALTIME/./}; direct+=($((e - s)))
-    s=${EPOCHREALTIME/./}; "$tmp/min-wrapper" "$bwrap" "${args[@]}" >/dev/null; e=${EPOCHREALTIME/./}; wrap+=($((e - s)))
-    s=${EPOCHREALTIME/./}; "$build/nook-exec" "$tmp/plan.json" -- true >/dev/null; e=${EPOCHREALTIME/./}; exec+=($((e - s)))
-    s=${EPOCHREALTIME/./}; "$build/agent-nook" run true >/dev/null; e=${EPOCHREALTIME/./}; cli+=($((e - s)))
-    [ -n "$static" ] || continue
-    s=${EPOCHREALTIME/./}; "$static/nook-exec" "$tmp/plan.json" -- true >/dev/null; e=${EPOCHREALTIME/./}; sexec+=($((e - s)))
-    s=${EPOCHREALTIME/./}; "$static/agent-nook" run true >/dev/null; e=${EPOCHREALTIME/./}; scli+=($((e - s)))
+    for k in $(printf '%s\n' "${kinds[@]}" | shuf); do
+        measure "$k"
+    done
 done
 med() { printf '%s\n' "$@" | sort -n | sed -n "$(((runs + 1) / 2))p"; }
 w=$(med "${wrap[@]}") d=$(med "${direct[@]}") x=$(med "${exec[@]}") c=$(med "${cli[@]}") b=$(med "${base[@]}")
-printf '%-34s %10s %8s\n' "command ($runs runs, interleaved)" "median ms" "ratio"
+printf '%-34s %10s %8s\n' "command ($runs rounds, shuffled)" "median ms" "ratio"
 printf '%-34s %10.2f %8s\n' "bwrap ARGS -- true (direct)" "$(echo "$d / 1000" | bc -l)" "1.000"
 printf '%-34s %10.2f %8.3f\n' "min-wrapper bwrap ARGS (the floor)" "$(echo "$w / 1000" | bc -l)" "$(echo "$w / $d" | bc -l)"
 printf '%-34s %10.2f %8.3f\n' "nook-exec plan.json -- true" "$(echo "$x / 1000" | bc -l)" "$(echo "$x / $d" | bc -l)"

@@ -477,15 +477,6 @@ strv_remove(struct strv *sv, const char *s, struct strv *parallel)
     }
 }
 
-static bool
-strv_contains(const struct strv *sv, const char *s)
-{
-    for (size_t i = 0; i < sv->n; i++)
-        if (strcmp(sv->v[i], s) == 0)
-            return true;
-    return false;
-}
-
 static void
 apply_cap(struct plan *plan, const char *op)
 {
@@ -499,7 +490,7 @@ apply_cap(struct plan *plan, const char *op)
             return;
         }
         strv_remove(&plan->cap_drop, cap, NULL);
-        if (!strv_contains(&plan->cap_add, "ALL") && !strv_contains(&plan->cap_add, cap))
+        if (!strv_has(&plan->cap_add, "ALL") && !strv_has(&plan->cap_add, cap))
             strv_push(&plan->cap_add, cap);
         return;
     }
@@ -509,7 +500,7 @@ apply_cap(struct plan *plan, const char *op)
         return;
     }
     strv_remove(&plan->cap_add, cap, NULL);
-    if (strv_contains(&plan->cap_add, "ALL") && !strv_contains(&plan->cap_drop, cap))
+    if (strv_has(&plan->cap_add, "ALL") && !strv_has(&plan->cap_drop, cap))
         strv_push(&plan->cap_drop, cap);
 }
 
@@ -522,7 +513,7 @@ apply_env(struct plan *plan, const char *op)
             return;
         }
         strv_remove(&plan->setenv_names, op + 1, &plan->setenv_values);
-        if (!strv_contains(&plan->unsetenv, op + 1))
+        if (!strv_has(&plan->unsetenv, op + 1))
             strv_push(&plan->unsetenv, op + 1);
         return;
     }

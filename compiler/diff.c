@@ -209,15 +209,6 @@ diff_namespaces(struct diff *d, const struct plan *a, const struct plan *b)
     }
 }
 
-static bool
-has(const struct strv *sv, const char *s)
-{
-    for (size_t i = 0; i < sv->n; i++)
-        if (strcmp(sv->v[i], s) == 0)
-            return true;
-    return false;
-}
-
 static char *
 words(const struct strv *sv)
 {
@@ -231,7 +222,7 @@ words(const struct strv *sv)
 static char *
 caps_text(const struct plan *p)
 {
-    if (has(&p->cap_add, "ALL")) {
+    if (strv_has(&p->cap_add, "ALL")) {
         char *w = words(&p->cap_drop);
         char *r = p->cap_drop.n ? xasprintf("all kept except %s", w) : xstrdup("all kept");
         free(w);
@@ -248,7 +239,7 @@ caps_text(const struct plan *p)
 static void
 diff_caps(struct diff *d, const struct plan *a, const struct plan *b)
 {
-    bool all_a = has(&a->cap_add, "ALL"), all_b = has(&b->cap_add, "ALL");
+    bool all_a = strv_has(&a->cap_add, "ALL"), all_b = strv_has(&b->cap_add, "ALL");
     if (all_a != all_b) {
         add(d, all_b ? DIFF_WEAKER : DIFF_STRONGER, "capabilities", NULL, caps_text(a),
             caps_text(b), NULL);
@@ -258,11 +249,11 @@ diff_caps(struct diff *d, const struct plan *a, const struct plan *b)
     const struct strv *la = all_a ? &a->cap_drop : &a->cap_add;
     const struct strv *lb = all_a ? &b->cap_drop : &b->cap_add;
     for (size_t i = 0; i < lb->n; i++)
-        if (!has(la, lb->v[i]))
+        if (!strv_has(la, lb->v[i]))
             add(d, all_a ? DIFF_STRONGER : DIFF_WEAKER, "capability", lb->v[i],
                 xstrdup(all_a ? "kept" : "dropped"), xstrdup(all_a ? "dropped" : "kept"), NULL);
     for (size_t i = 0; i < la->n; i++)
-        if (!has(lb, la->v[i]))
+        if (!strv_has(lb, la->v[i]))
             add(d, all_a ? DIFF_WEAKER : DIFF_STRONGER, "capability", la->v[i],
                 xstrdup(all_a ? "dropped" : "kept"), xstrdup(all_a ? "kept" : "dropped"), NULL);
 }
@@ -282,7 +273,7 @@ env_state(const struct plan *p, const char *name, size_t *idx)
             return ENV_SET;
         }
     }
-    return p->clearenv || has(&p->unsetenv, name) ? ENV_REMOVED : ENV_INHERITED;
+    return p->clearenv || strv_has(&p->unsetenv, name) ? ENV_REMOVED : ENV_INHERITED;
 }
 
 static char *
@@ -315,7 +306,7 @@ diff_env(struct diff *d, const struct plan *a, const struct ynode *ta, const str
                                   &b->unsetenv};
     for (size_t l = 0; l < 4; l++)
         for (size_t i = 0; i < lists[l]->n; i++)
-            if (!has(&names, lists[l]->v[i]))
+            if (!strv_has(&names, lists[l]->v[i]))
                 strv_push(&names, lists[l]->v[i]);
     if (names.n)
         qsort(names.v, names.n, sizeof *names.v, path_cmp);

@@ -225,15 +225,6 @@ lower_mount(struct lctx *c, const struct profile_mount *m, const struct ynode *e
 
 /* ---- capabilities, namespaces, environment ------------------------------------ */
 
-static bool
-strv_has(const struct strv *sv, const char *s)
-{
-    for (size_t i = 0; i < sv->n; i++)
-        if (strcmp(sv->v[i], s) == 0)
-            return true;
-    return false;
-}
-
 /* Parses a capability list into out (deduplicated, in order). */
 static void
 cap_list(struct lctx *c, char **names, unsigned n, const struct ynode *list, struct strv *out)

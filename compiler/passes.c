@@ -622,33 +622,14 @@ need(struct plan *plan, struct diag_sink *sink, const char *option, const struct
                plan->target.minor, plan->target.patch);
 }
 
-static const char *const op_option[] = {
-#define X(e, name, opt) opt,
-    PLAN_OP_KINDS(X)
-#undef X
-};
-
-unsigned
-pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *ctx)
+/* The profile key behind a plan-wide option, for the position of its diagnostics. */
+static const char *
+option_key(const char *option)
 {
-    unsigned before = sink->errors;
-    for (size_t i = 0; i < plan->n_ops; i++) {
-        const struct plan_op *op = &plan->ops[i];
-        char *opt = op->optional ? xasprintf("%s-try", op_option[op->kind])
-                                 : xstrdup(op_option[op->kind]);
-        if (op->layers.n)
-            need(plan, sink, "--overlay-src", &op->origin);
-        need(plan, sink, opt, &op->origin);
-        if (op->perms >= 0)
-            need(plan, sink, "--perms", &op->origin);
-        if (op->size)
-            need(plan, sink, "--size", &op->origin);
-        free(opt);
-    }
     static const struct {
         const char *option;
         const char *key;
-    } globals[] = {
+    } keys[] = {
         {"--die-with-parent", "die_with_parent"},
         {"--new-session", "new_session"},
         {"--cap-drop", "capabilities"},
@@ -659,34 +640,82 @@ pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *
         {"--setenv", "env_vars"},
         {"--chdir", "chdir"},
     };
-    const bool used[] = {plan->die_with_parent, plan->new_session,        true,
-                         plan->cap_add.n > 0,   plan->hostname != NULL,   plan->clearenv,
-                         plan->unsetenv.n > 0,  plan->setenv_names.n > 0, plan->chdir != NULL};
-    for (size_t g = 0; g < sizeof globals / sizeof globals[0]; g++) {
-        if (!used[g])
-            continue;
-        struct plan_loc loc = key_loc(ctx, globals[g].key);
-        need(plan, sink, globals[g].option, &loc);
-    }
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(keys[i].option, option) == 0)
+            return keys[i].key;
+    return "unshare"; /* the --unshare-* options */
+}
 
-    struct strv argv = {0};
-    plan_bwrap_args(plan, &argv);
-    plan_bwrap_command(plan, &argv);
-    if (argv.n + 1 > PLAN_MAX_ARGS) {
+/* The final check walks the one lowering (plan_lower): the options it uses against the
+ * target version, the number of arguments and the length of each. */
+struct check {
+    struct plan *plan;
+    struct diag_sink *sink;
+    key_loc_fn key_loc;
+    void *key_ctx;
+    const struct plan_op *last_op; /* an op's options come together: report each once */
+    struct strv last_options;
+    struct strv global_reported; /* plan-wide options already reported */
+    size_t n_args;
+    bool long_reported;
+};
+
+/* Where a diagnostic points (borrowed): the op's origin, or the plan-wide key. */
+static struct plan_loc
+check_loc(struct check *c, const struct plan_op *op, const char *key)
+{
+    return op ? op->origin : c->key_loc(c->key_ctx, key);
+}
+
+static void
+check_long_word(struct check *c, const struct plan_op *op, const char *key, const char *word)
+{
+    size_t len = strlen(word);
+    if (len < PLAN_MAX_ARG_LEN || c->long_reported)
+        return;
+    struct plan_loc loc = check_loc(c, op, key);
+    diag_error(c->sink, &loc,
+               "a bwrap argument is %zu bytes long; the kernel accepts at most %d", len,
+               PLAN_MAX_ARG_LEN - 1);
+    c->long_reported = true;
+}
+
+static void
+check_option(void *ctx, const struct plan_op *op, const char *const *words, size_t n)
+{
+    struct check *c = ctx;
+    const char *key = op ? NULL : option_key(words[0]);
+    c->n_args += n;
+    for (size_t i = 0; i < n; i++)
+        check_long_word(c, op, key, words[i]);
+    if (op != c->last_op) {
+        strv_free(&c->last_options);
+        c->last_op = op;
+    }
+    struct strv *seen = op ? &c->last_options : &c->global_reported;
+    if (strv_has(seen, words[0]))
+        return;
+    strv_push(seen, words[0]);
+    struct plan_loc loc = check_loc(c, op, key);
+    need(c->plan, c->sink, words[0], &loc);
+}
+
+unsigned
+pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *ctx)
+{
+    unsigned before = sink->errors;
+    struct check c = {.plan = plan, .sink = sink, .key_loc = key_loc, .key_ctx = ctx};
+    plan_lower(plan, check_option, &c);
+    c.n_args += 1 + plan->command.n; /* "--" and the command */
+    for (size_t i = 0; i < plan->command.n; i++)
+        check_long_word(&c, NULL, "command", plan->command.v[i]);
+    if (c.n_args + 1 > PLAN_MAX_ARGS) {
         struct plan_loc loc = key_loc(ctx, "mounts");
         diag_error(sink, &loc,
                    "the sandbox needs %zu bwrap arguments; bwrap accepts at most %d",
-                   argv.n + 1, PLAN_MAX_ARGS);
+                   c.n_args + 1, PLAN_MAX_ARGS);
     }
-    for (size_t i = 0; i < argv.n; i++) {
-        if (strlen(argv.v[i]) >= PLAN_MAX_ARG_LEN) {
-            struct plan_loc loc = key_loc(ctx, "env_vars");
-            diag_error(sink, &loc,
-                       "a bwrap argument is %zu bytes long; the kernel accepts at most %d",
-                       strlen(argv.v[i]), PLAN_MAX_ARG_LEN - 1);
-            break;
-        }
-    }
-    strv_free(&argv);
+    strv_free(&c.last_options);
+    strv_free(&c.global_reported);
     return sink->errors - before;
 }

@@ -1,6 +1,7 @@
 /* plan.c - plan model and the one plan -> bwrap arguments lowering. */
 #include "plan.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,36 +214,35 @@ plan_bwrap_option_since(const char *option)
     return NULL;
 }
 
-/* The lowering writes every option through emit(), which also records which bwrap
- * options the plan needs (for feature probing), so there is one lowering for both. */
+/* The lowering writes every option through emit(), which hands it to the walker's
+ * callback, so arguments, the options used and the compiler's check share one lowering. */
 struct lowering {
-    struct strv *out;  /* borrowed: the argument vector being built */
-    struct strv *opts; /* borrowed, may be NULL: distinct options used */
+    plan_option_fn *fn;
+    void *ctx;
+    const struct plan_op *op; /* the op being lowered; NULL for plan-wide options */
 };
 
-/* Appends `option` and its operands (NULL-terminated). */
+/* Hands `option` and its operands (NULL-terminated, at most three) to the callback. */
 static void
 emit(struct lowering *l, const char *option, ...)
 {
-    strv_push(l->out, option);
-    if (l->opts) {
-        bool seen = false;
-        for (size_t i = 0; i < l->opts->n && !seen; i++)
-            seen = strcmp(l->opts->v[i], option) == 0;
-        if (!seen)
-            strv_push(l->opts, option);
-    }
+    const char *words[4] = {option};
+    size_t n = 1;
     va_list ap;
     va_start(ap, option);
-    for (const char *a; (a = va_arg(ap, const char *));)
-        strv_push(l->out, a);
+    for (const char *a; (a = va_arg(ap, const char *));) {
+        assert(n < sizeof words / sizeof words[0]);
+        words[n++] = a;
+    }
     va_end(ap);
+    l->fn(l->ctx, l->op, words, n);
 }
 
 static void
 lower_op(struct lowering *l, const struct plan_op *op)
 {
     const char *opt = op_options[op->kind];
+    l->op = op;
     switch (op->kind) {
     case PLAN_OP_BIND:
     case PLAN_OP_RO_BIND:
@@ -254,7 +254,7 @@ lower_op(struct lowering *l, const struct plan_op *op)
         } else {
             emit(l, opt, op->source, op->dest, NULL);
         }
-        return;
+        break;
     case PLAN_OP_TMPFS:
     case PLAN_OP_DIR:
         /* Modifiers apply to the next option only, so they travel with their op. */
@@ -269,15 +269,15 @@ lower_op(struct lowering *l, const struct plan_op *op)
             emit(l, "--size", size, NULL);
         }
         emit(l, opt, op->dest, NULL);
-        return;
+        break;
     case PLAN_OP_PROC:
     case PLAN_OP_DEV:
     case PLAN_OP_REMOUNT_RO:
         emit(l, opt, op->dest, NULL);
-        return;
+        break;
     case PLAN_OP_SYMLINK:
         emit(l, opt, op->source, op->dest, NULL);
-        return;
+        break;
     case PLAN_OP_OVERLAY:
     case PLAN_OP_RO_OVERLAY:
     case PLAN_OP_TMP_OVERLAY:
@@ -288,13 +288,15 @@ lower_op(struct lowering *l, const struct plan_op *op)
             emit(l, opt, op->source, op->workdir, op->dest, NULL);
         else
             emit(l, opt, op->dest, NULL);
-        return;
+        break;
     }
+    l->op = NULL;
 }
 
-static void
-lower_plan(struct lowering *l, const struct plan *plan)
+void
+plan_lower(const struct plan *plan, plan_option_fn *fn, void *ctx)
 {
+    struct lowering lw = {fn, ctx, NULL}, *l = &lw;
     if (plan->die_with_parent)
         emit(l, "--die-with-parent", NULL);
     if (plan->new_session)
@@ -325,20 +327,32 @@ lower_plan(struct lowering *l, const struct plan *plan)
         emit(l, "--chdir", plan->chdir, NULL);
 }
 
+static void
+push_words(void *ctx, const struct plan_op *op, const char *const *words, size_t n)
+{
+    (void)op;
+    for (size_t i = 0; i < n; i++)
+        strv_push(ctx, words[i]);
+}
+
 void
 plan_bwrap_args(const struct plan *plan, struct strv *out)
 {
-    struct lowering l = {out, NULL};
-    lower_plan(&l, plan);
+    plan_lower(plan, push_words, out);
+}
+
+static void
+push_new_option(void *ctx, const struct plan_op *op, const char *const *words, size_t n)
+{
+    (void)op, (void)n;
+    if (!strv_has(ctx, words[0]))
+        strv_push(ctx, words[0]);
 }
 
 void
 plan_bwrap_options_used(const struct plan *plan, struct strv *options)
 {
-    struct strv scratch = {0};
-    struct lowering l = {&scratch, options};
-    lower_plan(&l, plan);
-    strv_free(&scratch);
+    plan_lower(plan, push_new_option, options);
 }
 
 void

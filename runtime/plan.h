@@ -125,8 +125,15 @@ int plan_version_cmp(const struct plan_version *a, const struct plan_version *b)
 /* The first bubblewrap release that has `option` (e.g. "--size"), or NULL if unknown. */
 const struct plan_version *plan_bwrap_option_since(const char *option);
 
-/* Lowers the plan to bwrap options (everything before "--") and appends them to out.
- * This is the single lowering used by every output. */
+/* The single lowering of a plan to bwrap options (everything before "--"), one option
+ * at a time: fn gets each option with its operands (words[0] the option, n <= 4), in
+ * order, and the op it lowers, or NULL for the plan-wide options. Every output, the
+ * option probe and the compiler's final check walk it. */
+typedef void plan_option_fn(void *ctx, const struct plan_op *op, const char *const *words,
+                            size_t n);
+void plan_lower(const struct plan *plan, plan_option_fn *fn, void *ctx);
+
+/* Appends the lowering's bwrap options to out. */
 void plan_bwrap_args(const struct plan *plan, struct strv *out);
 
 /* Appends to `options` each distinct bwrap option the plan's lowering uses ("--size",

@@ -91,13 +91,9 @@ run_missing_options(const struct plan *plan, const char *bwrap, char **err)
     strv_push(&need, "--json-status-fd");
     struct buf missing = {0};
     buf_add(&missing, "", 0);
-    for (size_t i = 0; i < need.n; i++) {
-        bool found = false;
-        for (size_t k = 0; k < have.n && !found; k++)
-            found = strcmp(have.v[k], need.v[i]) == 0;
-        if (!found)
+    for (size_t i = 0; i < need.n; i++)
+        if (!strv_has(&have, need.v[i]))
             buf_printf(&missing, "%s%s", missing.len ? ", " : "", need.v[i]);
-    }
     strv_free(&have);
     strv_free(&need);
     return missing.data;

@@ -120,6 +120,15 @@ strv_free(struct strv *sv)
     sv->n = sv->cap = 0;
 }
 
+bool
+strv_has(const struct strv *sv, const char *s)
+{
+    for (size_t i = 0; i < sv->n; i++)
+        if (strcmp(sv->v[i], s) == 0)
+            return true;
+    return false;
+}
+
 void
 buf_add(struct buf *b, const void *data, size_t len)
 {

@@ -57,6 +57,8 @@ struct strv {
 void strv_push(struct strv *sv, const char *s);
 void strv_push_take(struct strv *sv, char *s);
 void strv_free(struct strv *sv);
+/* Whether `s` is one of the strings (a linear scan: these vectors are short). */
+bool strv_has(const struct strv *sv, const char *s);
 
 /* A growable byte buffer, always NUL-terminated. */
 struct buf {

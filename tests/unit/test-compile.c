@@ -511,6 +511,82 @@ test_old_targets_refuse_size_perms_and_globals(void **state)
                          2);
 }
 
+static void
+test_plan_wide_options_are_reported_once_at_their_key(void **state)
+{
+    (void)state;
+    /* Diagnostics follow the lowering's order; --cap-drop is emitted twice (ALL, then
+     * SYS_ADMIN) but reported once, at the capabilities key. */
+    assert_rejected_with("name: x\n"
+                         "mounts:\n"
+                         "  - {type: tmpfs, target: /tmp, size: 1M}\n"
+                         "capabilities: {drop: [SYS_ADMIN]}\n",
+                         (struct plan_version){0, 1, 7},
+                         "t.yaml:1:1: error: bwrap option '--die-with-parent' needs bubblewrap "
+                         "0.1.8 or newer; the target is 0.1.7 (see --target-bwrap)\n"
+                         "t.yaml:3:27: error: bwrap option '--size' needs bubblewrap 0.7.0 "
+                         "or newer; the target is 0.1.7 (see --target-bwrap)\n"
+                         "t.yaml:4:1: error: bwrap option '--cap-drop' needs bubblewrap 0.2.0 "
+                         "or newer; the target is 0.1.7 (see --target-bwrap)\n",
+                         3);
+}
+
+/* A profile with `n` tmpfs mounts (two arguments each) and `tail` appended. */
+static char *
+many_mounts(size_t n, const char *tail)
+{
+    struct buf b = {0};
+    buf_printf(&b, "name: x\nmounts:\n");
+    for (size_t i = 0; i < n; i++)
+        buf_printf(&b, "  - {type: tmpfs, target: /m/%zu}\n", i);
+    buf_printf(&b, "%s", tail);
+    return b.data;
+}
+
+static void
+test_argument_limits_are_checked(void **state)
+{
+    (void)state;
+    /* 4500 mounts: 9000 arguments, plus bwrap itself, --die-with-parent, --new-session,
+     * --cap-drop ALL and "--". */
+    char *yaml = many_mounts(4500, "");
+    assert_rejected(yaml,
+                    "t.yaml:2:1: error: the sandbox needs 9006 bwrap arguments; bwrap accepts "
+                    "at most 9000\n",
+                    1);
+    free(yaml);
+    yaml = many_mounts(4490, "");
+    struct result res = compile_with(yaml, (struct plan_version)V080, NULL, 0);
+    assert_int_equal(res.r, 0);
+    assert_int_equal(res.argv.n + 1, 8986);
+    result_free(&res);
+    free(yaml);
+
+    /* One word of 128 KiB: the kernel's MAX_ARG_STRLEN counts the NUL. */
+    char *big = xmalloc(PLAN_MAX_ARG_LEN + 1);
+    memset(big, 'a', PLAN_MAX_ARG_LEN);
+    big[PLAN_MAX_ARG_LEN] = '\0';
+    const char *tmp = "name: x\nmounts:\n  - {type: tmpfs, target: /tmp}\n";
+    char *env = xasprintf("%senv_vars:\n  X: %s\n", tmp, big);
+    assert_rejected(env,
+                    "t.yaml:4:1: error: a bwrap argument is 131072 bytes long; the kernel "
+                    "accepts at most 131071\n",
+                    1);
+    free(env);
+    char echo[] = "echo";
+    char *command[] = {echo, big};
+    res = compile_with(tmp, (struct plan_version)V080, command, 2);
+    assert_int_equal(res.r, -1);
+    assert_string_equal(res.text, "t.yaml:1:1: error: a bwrap argument is 131072 bytes long; "
+                                  "the kernel accepts at most 131071\n");
+    result_free(&res);
+    big[PLAN_MAX_ARG_LEN - 1] = '\0'; /* 131071 bytes: accepted */
+    res = compile_with(tmp, (struct plan_version)V080, command, 2);
+    assert_int_equal(res.r, 0);
+    result_free(&res);
+    free(big);
+}
+
 /* ---- sort properties -------------------------------------------------------------------- */
 
 static const char *const mount_entries[] = {
@@ -859,6 +935,8 @@ main(void)
         cmocka_unit_test(test_both_overlay_spellings_are_rejected_without_crashing),
         cmocka_unit_test(test_overlay_needs_bwrap_0_11),
         cmocka_unit_test(test_old_targets_refuse_size_perms_and_globals),
+        cmocka_unit_test(test_plan_wide_options_are_reported_once_at_their_key),
+        cmocka_unit_test(test_argument_limits_are_checked),
         cmocka_unit_test(test_sort_parent_after_child_equals_parent_before_child),
         cmocka_unit_test(test_sort_keeps_declaration_order_among_unrelated),
         cmocka_unit_test(test_sort_every_shuffle_puts_ancestors_first),
