@@ -62,37 +62,43 @@ view_decider(const struct plan *plan, const char *p, size_t before)
     return VIEW_NONE;
 }
 
-/* True when dest covers every path the pattern q (components) stands for: each of
- * dest's components equals the pattern's literally, and none of those is a pattern. */
-static bool
-covers_pattern(const char *dest, const struct strv *q, bool literal)
+/* The last deciding op whose target is exactly `dest`, or VIEW_NONE. */
+static size_t
+last_at(const struct view *v, const char *dest)
 {
-    size_t k = 0;
-    const char *p = dest;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        size_t n = strcspn(p, "/");
-        if (!n)
-            break;
-        if (k >= q->n || has_glob(q->v[k], literal) || strlen(q->v[k]) != n ||
-            memcmp(q->v[k], p, n) != 0)
-            return false;
-        k++;
-        p += n;
+    /* The first entry whose target sorts after dest; the one before it is the last
+     * entry at dest, when there is one. */
+    size_t lo = 0, hi = v->n_by_dest;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(v->plan->ops[v->by_dest[mid]].dest, dest) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return true;
+    if (lo == 0 || strcmp(v->plan->ops[v->by_dest[lo - 1]].dest, dest) != 0)
+        return VIEW_NONE;
+    return v->by_dest[lo - 1];
 }
 
+/* The op that decides every path the pattern q (components) stands for: the last one
+ * whose target covers them all - each of its components equal to q's literally, none
+ * of those a pattern - that is, whose target is "/" or a literal prefix of q. Each such
+ * prefix is looked up instead of every op scanned. */
 static size_t
-decider_pattern(const struct plan *plan, const struct strv *q, bool literal)
+decider_pattern(const struct view *v, const struct strv *q, bool literal)
 {
-    for (size_t i = plan->n_ops; i-- > 0;) {
-        const struct plan_op *op = &plan->ops[i];
-        if (!skipped(op) && covers_pattern(op->dest, q, literal))
-            return i;
+    size_t best = last_at(v, "/");
+    struct buf b = {0};
+    for (size_t k = 0; k < q->n && !has_glob(q->v[k], literal); k++) {
+        buf_addc(&b, '/');
+        buf_adds(&b, q->v[k]);
+        size_t i = last_at(v, b.data);
+        if (i != VIEW_NONE && (best == VIEW_NONE || i > best))
+            best = i;
     }
-    return VIEW_NONE;
+    buf_free(&b);
+    return best;
 }
 
 bool
@@ -285,30 +291,54 @@ view_access_name(enum view_access access)
     return "?";
 }
 
+static int
+by_dest_cmp(const void *a, const void *b, void *plan)
+{
+    const struct plan_op *ops = ((const struct plan *)plan)->ops;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(ops[i].dest, ops[j].dest);
+    return c ? c : (i > j) - (i < j);
+}
+
 void
 view_init(struct view *v, const struct plan *plan)
 {
+    size_t n = plan->n_ops ? plan->n_ops : 1;
     v->plan = plan;
-    v->source = xcalloc(plan->n_ops ? plan->n_ops : 1, sizeof *v->source);
+    v->source = xcalloc(n, sizeof *v->source);
+    v->source_comps = xcalloc(n, sizeof *v->source_comps);
+    v->by_dest = xcalloc(n, sizeof *v->by_dest);
+    v->n_by_dest = 0;
     for (size_t i = 0; i < plan->n_ops; i++) {
         const struct plan_op *op = &plan->ops[i];
+        if (!skipped(op))
+            v->by_dest[v->n_by_dest++] = i;
         if (op->kind != PLAN_OP_BIND && op->kind != PLAN_OP_RO_BIND &&
             op->kind != PLAN_OP_DEV_BIND)
             continue;
         /* bwrap follows symlinks in a bind source, so the real path is what is shown. */
         char *real = realpath(op->source, NULL);
         v->source[i] = real ? real : xstrdup(op->source);
+        split(v->source[i], &v->source_comps[i]);
     }
+    qsort_r(v->by_dest, v->n_by_dest, sizeof *v->by_dest, by_dest_cmp, (void *)plan);
 }
 
 void
 view_free(struct view *v)
 {
-    if (v->source)
-        for (size_t i = 0; i < v->plan->n_ops; i++)
+    if (v->source) {
+        for (size_t i = 0; i < v->plan->n_ops; i++) {
             free(v->source[i]);
+            strv_free(&v->source_comps[i]);
+        }
+    }
     free(v->source);
+    free(v->source_comps);
+    free(v->by_dest);
     v->source = NULL;
+    v->source_comps = NULL;
+    v->by_dest = NULL;
 }
 
 void
@@ -367,25 +397,25 @@ add_hit(struct hits *h, size_t op, char *path, char *host, bool writable, bool i
     h->v[h->n++] = (struct view_hit){op, path, host, writable, inside};
 }
 
-/* Matches one host source of op i against the pattern components. A symlink on the
- * host below the source makes that name an alias: the pattern it stands for is pushed
- * to *redirects instead (bwrap, and the sandbox, follow the link). */
+/* Matches one host source of op i (its components: sc) against the pattern
+ * components. A symlink on the host below the source makes that name an alias: the
+ * pattern it stands for is pushed to *redirects instead (bwrap, and the sandbox, follow
+ * the link). */
 static void
-match_source(const struct view *v, size_t i, const char *src, bool writable,
-             const struct strv *pat, bool literal, struct hits *h, struct strv *redirects)
+match_source(const struct view *v, size_t i, const char *src, const struct strv *sc,
+             bool writable, const struct strv *pat, bool literal, struct hits *h,
+             struct strv *redirects)
 {
     const struct plan_op *op = &v->plan->ops[i];
-    struct strv sc = {0};
-    split(src, &sc);
     size_t k = 0;
-    for (; k < sc.n && k < pat->n; k++) {
-        if (literal ? strcmp(pat->v[k], sc.v[k]) != 0
-                    : fnmatch(pat->v[k], sc.v[k], FNM_PERIOD) != 0)
-            goto out;
+    for (; k < sc->n && k < pat->n; k++) {
+        if (literal ? strcmp(pat->v[k], sc->v[k]) != 0
+                    : fnmatch(pat->v[k], sc->v[k], FNM_PERIOD) != 0)
+            return;
     }
     char *path, *host;
     struct strv q = {0};
-    if (k == sc.n) {
+    if (k == sc->n) {
         /* The source is a match or an ancestor of one: the rest of the pattern lies
          * under the op's target. */
         char *redirect = redirect_symlink(src, pat, k, literal);
@@ -394,7 +424,7 @@ match_source(const struct view *v, size_t i, const char *src, bool writable,
                 strv_push_take(redirects, redirect);
             else
                 free(redirect);
-            goto out;
+            return;
         }
         path = join(op->dest, pat->v, k, pat->n);
         host = join(src, pat->v, k, pat->n);
@@ -404,14 +434,23 @@ match_source(const struct view *v, size_t i, const char *src, bool writable,
         host = xstrdup(src);
     }
     split(path, &q);
-    if (decider_pattern(v->plan, &q, literal) == i)
-        add_hit(h, i, path, host, writable, k < sc.n);
+    if (decider_pattern(v, &q, literal) == i)
+        add_hit(h, i, path, host, writable, k < sc->n);
     else {
         free(path);
         free(host);
     }
     strv_free(&q);
-out:
+}
+
+/* match_source for a source that has no precomputed components (overlay layers). */
+static void
+match_path(const struct view *v, size_t i, const char *src, bool writable,
+           const struct strv *pat, bool literal, struct hits *h, struct strv *redirects)
+{
+    struct strv sc = {0};
+    split(src, &sc);
+    match_source(v, i, src, &sc, writable, pat, literal, h, redirects);
     strv_free(&sc);
 }
 
@@ -430,14 +469,14 @@ find_into(const struct view *v, const char *pattern, bool literal, struct hits *
     for (size_t i = 0; i < v->plan->n_ops; i++) {
         const struct plan_op *op = &v->plan->ops[i];
         if (v->source[i]) {
-            match_source(v, i, v->source[i], view_writes_host(op), &pat, literal, h,
-                         &redirects);
+            match_source(v, i, v->source[i], &v->source_comps[i], view_writes_host(op), &pat,
+                         literal, h, &redirects);
         } else if (op->kind == PLAN_OP_OVERLAY || op->kind == PLAN_OP_RO_OVERLAY ||
                    op->kind == PLAN_OP_TMP_OVERLAY) {
             for (size_t l = 0; l < op->layers.n; l++)
-                match_source(v, i, op->layers.v[l], false, &pat, literal, h, &redirects);
+                match_path(v, i, op->layers.v[l], false, &pat, literal, h, &redirects);
             if (op->kind == PLAN_OP_OVERLAY)
-                match_source(v, i, op->source, true, &pat, literal, h, &redirects);
+                match_path(v, i, op->source, true, &pat, literal, h, &redirects);
         }
     }
     for (size_t k = 0; k < redirects.n && seen->n < MAX_REDIRECTS; k++)

@@ -66,10 +66,16 @@ const char *view_access_name(enum view_access access);
 
 /* A plan with its bind sources resolved on the host, for the host-path questions. */
 struct view {
-    const struct plan *plan; /* borrowed */
-    char **source;           /* owned: per op, the bind source as realpath(3) gives it when
-                                it exists on the host, else as written; NULL when the op
-                                has no bind source */
+    const struct plan *plan;   /* borrowed */
+    char **source;             /* owned: per op, the bind source as realpath(3) gives it when
+                                  it exists on the host, else as written; NULL when the op
+                                  has no bind source */
+    struct strv *source_comps; /* owned: per op, the components of source[i] */
+    size_t *by_dest;           /* owned: the deciding ops (dir and remount-ro aside),
+                                  sorted by target, then index: a decider is found by
+                                  binary search, so a lint of thousands of mounts stays
+                                  about quadratic, not cubic */
+    size_t n_by_dest;
 };
 
 void view_init(struct view *v, const struct plan *plan);
