@@ -3,8 +3,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -388,6 +390,34 @@ name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The name of the kernel filesystem at `path` when it is one whose entries are made by
+ * the kernel and come and go (processes, devices, cgroups...), else NULL. A copy of
+ * such a directory's entries would be a snapshot of the compiler's own moment: /proc's
+ * "self" would point at nookc's PID. */
+static const char *
+live_kernel_fs(const char *path)
+{
+    static const struct {
+        long magic;
+        const char *name;
+    } kinds[] = {
+        {PROC_SUPER_MAGIC, "proc"},     {SYSFS_MAGIC, "sysfs"},
+        {CGROUP_SUPER_MAGIC, "cgroup"}, {CGROUP2_SUPER_MAGIC, "cgroup2"},
+        {DEVPTS_SUPER_MAGIC, "devpts"}, {DEBUGFS_MAGIC, "debugfs"},
+        {TRACEFS_MAGIC, "tracefs"},     {SECURITYFS_MAGIC, "securityfs"},
+        {SELINUX_MAGIC, "selinuxfs"},   {BPF_FS_MAGIC, "bpf"},
+        {PSTOREFS_MAGIC, "pstore"},     {EFIVARFS_MAGIC, "efivarfs"},
+        {BINFMTFS_MAGIC, "binfmt_misc"},
+    };
+    struct statfs sf;
+    if (statfs(path, &sf) < 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if ((unsigned long)sf.f_type == (unsigned long)kinds[i].magic)
+            return kinds[i].name;
+    return NULL;
+}
+
 /* Replaces the read-only bind at index e by a tmpfs (none for '/', which is bwrap's
  * own tmpfs root) plus one read-only bind or symlink per host entry, and appends the
  * remount. Returns 0, or -1 after reporting why no sound lowering exists. */
@@ -403,6 +433,16 @@ expand_ro_bind(struct plan *plan, size_t e, const struct plan_op *blocked,
                    "'%s', and that mount cannot be opened up (%s)",
                    blocked->dest, E->dest,
                    E->optional ? "it is optional" : "its source is not an existing directory");
+        diag_note(sink, &E->origin, "read-only mount of '%s' declared here", E->dest);
+        return -1;
+    }
+    const char *kernel_fs = live_kernel_fs(E->source);
+    if (kernel_fs) {
+        diag_error(sink, &blocked->origin,
+                   "cannot mount at '%s': it does not exist under the read-only mount at "
+                   "'%s', and that mount cannot be opened up ('%s' is a %s filesystem, whose "
+                   "entries the kernel makes and removes)",
+                   blocked->dest, E->dest, E->source, kernel_fs);
         diag_note(sink, &E->origin, "read-only mount of '%s' declared here", E->dest);
         return -1;
     }
