@@ -86,6 +86,12 @@ diag_emit(struct diag_sink *sink, enum diag_severity sev, const struct plan_loc 
         return -1;                                                                             \
     }
 
+int
+diag_verror(struct diag_sink *sink, const struct plan_loc *loc, const char *fmt, va_list ap)
+{
+    return vemit(sink, DIAG_ERROR, loc, fmt, ap);
+}
+
 DEFINE_DIAG(diag_error, DIAG_ERROR)
 DEFINE_DIAG(diag_warning, DIAG_WARNING)
 DEFINE_DIAG(diag_note, DIAG_NOTE)

@@ -8,6 +8,7 @@
 #ifndef NOOK_DIAG_H
 #define NOOK_DIAG_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "../runtime/plan.h"
@@ -37,6 +38,9 @@ int diag_warning(struct diag_sink *sink, const struct plan_loc *loc, const char 
     NOOK_PRINTF(3, 4);
 int diag_note(struct diag_sink *sink, const struct plan_loc *loc, const char *fmt, ...)
     NOOK_PRINTF(3, 4);
+/* diag_error for wrappers that take their own format arguments. */
+int diag_verror(struct diag_sink *sink, const struct plan_loc *loc, const char *fmt, va_list ap)
+    NOOK_PRINTF(3, 0);
 
 /* Appends s to out with control characters escaped as in diagnostics (\n, \t, \x1b),
  * for other reports that echo user strings (lint, explain, diff). */

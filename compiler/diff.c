@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../runtime/names.h"
 #include "diag.h"
 #include "explain.h"
 #include "report.h"
@@ -44,18 +45,7 @@ add(struct diff *d, enum diff_kind kind, const char *what, const char *subject, 
 static int
 path_cmp(const void *pa, const void *pb)
 {
-    const char *a = *(char *const *)pa, *b = *(char *const *)pb;
-    for (;; a++, b++) {
-        unsigned ca = (unsigned char)*a, cb = (unsigned char)*b;
-        if (ca == cb) {
-            if (!ca)
-                return 0;
-            continue;
-        }
-        unsigned ka = ca == '/' ? 1 : ca ? ca + 1 : 0;
-        unsigned kb = cb == '/' ? 1 : cb ? cb + 1 : 0;
-        return ka < kb ? -1 : 1;
-    }
+    return path_order(*(char *const *)pa, *(char *const *)pb);
 }
 
 /* How much a state grants: what is readable from the host, then writable, then

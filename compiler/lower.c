@@ -28,10 +28,8 @@ err_at(struct lctx *c, const struct ynode *node, const char *fmt, ...)
     struct plan_loc loc = loc_of(c, node);
     va_list ap;
     va_start(ap, fmt);
-    char *msg = xvasprintf(fmt, ap);
+    diag_verror(c->sink, &loc, fmt, ap);
     va_end(ap);
-    diag_error(c->sink, &loc, "%s", msg);
-    free(msg);
 }
 
 /* Expands a string value; NULL (error reported at node) on failure. */

@@ -48,24 +48,6 @@ pass_normalize(struct plan *plan, struct diag_sink *sink)
 
 /* ---- ordering helpers ----------------------------------------------------------- */
 
-/* Component-wise order: '/' sorts before every other byte, so each path is followed
- * directly by all of its descendants ("/a", "/a/b", "/a-b"). */
-static int
-path_cmp(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        unsigned ca = (unsigned char)*a, cb = (unsigned char)*b;
-        if (ca == cb) {
-            if (!ca)
-                return 0;
-            continue;
-        }
-        unsigned ka = ca == '/' ? 1 : ca ? ca + 1 : 0;
-        unsigned kb = cb == '/' ? 1 : cb ? cb + 1 : 0;
-        return ka < kb ? -1 : 1;
-    }
-}
-
 struct keyed {
     const char *dest;
     size_t idx; /* position in plan->ops */
@@ -75,7 +57,7 @@ static int
 keyed_cmp(const void *pa, const void *pb)
 {
     const struct keyed *a = pa, *b = pb;
-    int c = path_cmp(a->dest, b->dest);
+    int c = path_order(a->dest, b->dest);
     if (c)
         return c;
     return a->idx < b->idx ? -1 : a->idx > b->idx;
@@ -401,12 +383,12 @@ live_kernel_fs(const char *path)
         long magic;
         const char *name;
     } kinds[] = {
-        {PROC_SUPER_MAGIC, "proc"},     {SYSFS_MAGIC, "sysfs"},
-        {CGROUP_SUPER_MAGIC, "cgroup"}, {CGROUP2_SUPER_MAGIC, "cgroup2"},
-        {DEVPTS_SUPER_MAGIC, "devpts"}, {DEBUGFS_MAGIC, "debugfs"},
-        {TRACEFS_MAGIC, "tracefs"},     {SECURITYFS_MAGIC, "securityfs"},
-        {SELINUX_MAGIC, "selinuxfs"},   {BPF_FS_MAGIC, "bpf"},
-        {PSTOREFS_MAGIC, "pstore"},     {EFIVARFS_MAGIC, "efivarfs"},
+        {PROC_SUPER_MAGIC, "proc"},      {SYSFS_MAGIC, "sysfs"},
+        {CGROUP_SUPER_MAGIC, "cgroup"},  {CGROUP2_SUPER_MAGIC, "cgroup2"},
+        {DEVPTS_SUPER_MAGIC, "devpts"},  {DEBUGFS_MAGIC, "debugfs"},
+        {TRACEFS_MAGIC, "tracefs"},      {SECURITYFS_MAGIC, "securityfs"},
+        {SELINUX_MAGIC, "selinuxfs"},    {BPF_FS_MAGIC, "bpf"},
+        {PSTOREFS_MAGIC, "pstore"},      {EFIVARFS_MAGIC, "efivarfs"},
         {BINFMTFS_MAGIC, "binfmt_misc"},
     };
     struct statfs sf;

@@ -119,10 +119,8 @@ verr(struct vctx *c, const struct ynode *node, const char *fmt, ...)
     struct plan_loc loc = ynode_loc(c->file, node);
     va_list ap;
     va_start(ap, fmt);
-    char *msg = xvasprintf(fmt, ap);
+    diag_verror(c->sink, &loc, fmt, ap);
     va_end(ap);
-    diag_error(c->sink, &loc, "%s", msg);
-    free(msg);
 }
 
 size_t

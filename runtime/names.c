@@ -160,3 +160,19 @@ path_is_ancestor(const char *anc, const char *path)
     size_t n = strlen(anc);
     return strncmp(anc, path, n) == 0 && path[n] == '/';
 }
+
+int
+path_order(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        unsigned ca = (unsigned char)*a, cb = (unsigned char)*b;
+        if (ca == cb) {
+            if (!ca)
+                return 0;
+            continue;
+        }
+        unsigned ka = ca == '/' ? 1 : ca ? ca + 1 : 0;
+        unsigned kb = cb == '/' ? 1 : cb ? cb + 1 : 0;
+        return ka < kb ? -1 : 1;
+    }
+}

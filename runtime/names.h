@@ -27,4 +27,8 @@ int path_normalize(const char *in, char **out, const char **why);
  * normalised): "/home" is an ancestor of "/home/u" but not of "/home-u". */
 bool path_is_ancestor(const char *anc, const char *path);
 
+/* Component-wise order of canonical paths: '/' sorts before every other byte, so each
+ * path is followed directly by all of its descendants ("/a", "/a/b", "/a-b"). */
+int path_order(const char *a, const char *b);
+
 #endif

@@ -567,6 +567,28 @@ test_normalize_path_limit_is_4096_bytes(void **state)
     assert_normalize_error(in, "path is longer than 4096 bytes");
 }
 
+/* ---- path_order ------------------------------------------------------------------------ */
+
+static int
+order_cmp(const void *a, const void *b)
+{
+    return path_order(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void
+test_path_order_puts_descendants_right_after_their_parent(void **state)
+{
+    (void)state;
+    const char *paths[] = {"/a-b", "/a/b/c", "/b", "/a", "/", "/a.b", "/a/b", "/a/c", "/ab"};
+    qsort(paths, sizeof paths / sizeof paths[0], sizeof paths[0], order_cmp);
+    const char *want[] = {"/", "/a", "/a/b", "/a/b/c", "/a/c", "/a-b", "/a.b", "/ab", "/b"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_string_equal(paths[i], want[i]);
+    assert_int_equal(path_order("/a", "/a"), 0);
+    assert_true(path_order("/a/\xff", "/a-") < 0); /* high bytes after '/', too */
+    assert_true(path_order("/a\xff", "/a/z") > 0);
+}
+
 /* ---- path_is_ancestor ------------------------------------------------------------------ */
 
 static void
@@ -768,6 +790,7 @@ main(void)
         cmocka_unit_test(test_normalize_rejects_control_characters),
         cmocka_unit_test(test_normalize_component_limit_is_255_bytes),
         cmocka_unit_test(test_normalize_path_limit_is_4096_bytes),
+        cmocka_unit_test(test_path_order_puts_descendants_right_after_their_parent),
         cmocka_unit_test(test_ancestor_compares_whole_components),
         cmocka_unit_test(test_ancestor_root_is_ancestor_of_everything_but_itself),
         cmocka_unit_test(test_ancestor_is_strict),
