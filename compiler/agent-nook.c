@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -90,33 +89,8 @@ static const char status_usage[] =
     "Say whether a sandbox can start here and why not: bwrap, its options, user\n"
     "namespaces, the profile and the log. Exit 0 only when a sandbox can start.\n";
 
-static int usage_error(const char *fmt, ...) NOOK_PRINTF(1, 2);
-
-static int
-usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("agent-nook: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'agent-nook help' for more information.\n", stderr);
-    va_end(ap);
-    return EXIT_USAGE;
-}
-
-static int tool_error(const char *fmt, ...) NOOK_PRINTF(1, 2);
-
-static int
-tool_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("agent-nook: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return RUN_EXIT_FAILURE;
-}
+#define usage_error(...) cli_error(EXIT_USAGE, "agent-nook", "agent-nook help", __VA_ARGS__)
+#define tool_error(...) cli_error(RUN_EXIT_FAILURE, "agent-nook", NULL, __VA_ARGS__)
 
 struct globals {
     bool verbose, quiet;

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,19 +64,16 @@ static const char diff_usage[] =
     "Exit status: 0 ok, 1 a weaker change with --fail-on-weaker or a profile rejected,\n"
     "2 usage or I/O error.\n";
 
-static int usage_error(const char *cmd, const char *fmt, ...) NOOK_PRINTF(2, 3);
-
-static int
-usage_error(const char *cmd, const char *fmt, ...)
+/* Where the help of subcommand cmd ("lint", "explain" or "diff") is. */
+static const char *
+help_of(const char *cmd)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "nookc: error: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'nookc %s --help' for more information.\n", cmd);
-    va_end(ap);
-    return EXIT_USAGE;
+    return strcmp(cmd, "lint") == 0      ? "nookc lint --help"
+           : strcmp(cmd, "explain") == 0 ? "nookc explain --help"
+                                         : "nookc diff --help";
 }
+
+#define usage_error(cmd, ...) cli_error(EXIT_USAGE, "nookc", help_of(cmd), __VA_ARGS__)
 
 static int
 write_stdout(const struct buf *b)
@@ -144,13 +140,9 @@ enum {
 };
 
 /* Shared getopt handling of ':' and unknown options. */
-static int
-bad_option(const char *cmd, int c, char **argv)
-{
-    if (c == ':')
-        return usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-    return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-}
+#define bad_option(cmd, c, argv)                                                               \
+    ((c) == ':' ? usage_error(cmd, "option '%s' needs a value", (argv)[optind - 1])            \
+                : usage_error(cmd, "unknown option '%s'", (argv)[optind - 1]))
 
 /* ---- lint ------------------------------------------------------------------------------- */
 

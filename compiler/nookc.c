@@ -1,7 +1,6 @@
 /* nookc.c - the policy compiler's command line. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,19 +49,7 @@ static const char usage_text[] =
     "subcommand (lint, explain, diff) is given with a path: nookc ./lint\n"
     "Exit status: 0 ok, 1 profile rejected, 2 usage or I/O error.\n";
 
-static int usage_error(const char *fmt, ...) NOOK_PRINTF(1, 2);
-
-static int
-usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "nookc: error: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry 'nookc --help' for more information.\n");
-    va_end(ap);
-    return EXIT_USAGE;
-}
+#define usage_error(...) cli_error(EXIT_USAGE, "nookc", "nookc --help", __VA_ARGS__)
 
 static void
 dump_ir(const struct plan *plan, struct buf *out)

@@ -1,7 +1,6 @@
 /* nook-exec.c - run a compiled plan with the supervision bubblewrap lacks. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,33 +26,7 @@ static const char usage_text[] =
     "125 nook-exec or the sandbox failed; 126 command not executable; 127 command not\n"
     "found; 2 usage error.\n";
 
-static int usage_error(const char *fmt, ...) NOOK_PRINTF(1, 2);
-
-static int
-usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("nook-exec: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'nook-exec --help' for more information.\n", stderr);
-    va_end(ap);
-    return 2;
-}
-
-static int fail(const char *fmt, ...) NOOK_PRINTF(1, 2);
-
-static int
-fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("nook-exec: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return RUN_EXIT_FAILURE;
-}
+#define usage_error(...) cli_error(2, "nook-exec", "nook-exec --help", __VA_ARGS__)
 
 int
 main(int argc, char **argv)
@@ -127,14 +100,14 @@ main(int argc, char **argv)
     struct plan plan;
     plan_init(&plan);
     if (plan_read_file(plan_path, &data, &len, &err) < 0) {
-        fail("error: %s", err);
+        fprintf(stderr, "nook-exec: error: %s\n", err);
         free(err);
         return RUN_EXIT_FAILURE;
     }
     int r = plan_from_json(plan_path, data, len, &plan, &err);
     free(data);
     if (r < 0) {
-        fail("%s", err);
+        fprintf(stderr, "nook-exec: %s\n", err); /* err has its own "error:" */
         free(err);
         return RUN_EXIT_FAILURE;
     }

@@ -384,3 +384,17 @@ find_in_path(const char *name)
     }
     return NULL;
 }
+
+int
+cli_error(int status, const char *prog, const char *help, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    if (help)
+        fprintf(stderr, "Try '%s' for more information.\n", help);
+    va_end(ap);
+    return status;
+}

@@ -47,6 +47,11 @@ nook_steal_pointer(void **pp)
     return p;
 }
 
+/* A command-line error of one of the programs: "PROG: error: MESSAGE" on stderr, then
+ * "Try 'HELP' for more information." unless help is NULL. Returns status. */
+int cli_error(int status, const char *prog, const char *help, const char *fmt, ...)
+    NOOK_PRINTF(4, 5);
+
 /* A NULL-terminated vector of owned strings. */
 struct strv {
     char **v; /* owned, each element owned */
