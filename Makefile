@@ -111,7 +111,7 @@ agent-nook: $(B)/agent-nook
 $(B)/compiler/default-profile.o: $(B)/compiler/default-profile.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/tests/%: tests/unit/%.c $(B)/libnookc.a $(B)/libnookrt.a
+$(B)/tests/%: tests/unit/%.c tests/unit/unit-util.h $(B)/libnookc.a $(B)/libnookrt.a
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< $(B)/libnookc.a $(B)/libnookrt.a $(LDFLAGS) \
 	    $(CC_LIBS) $(CMOCKA_LIBS) -o $@
@@ -159,11 +159,11 @@ valgrind: all $(UNIT_TESTS)
 	$(Q)BUILD=$(B) VALGRIND=1 tests/run.sh unit golden
 
 lint:
-	$(Q)clang-format --dry-run --Werror runtime/*.[ch] compiler/*.[ch] tests/unit/*.c
+	$(Q)clang-format --dry-run --Werror runtime/*.[ch] compiler/*.[ch] tests/unit/*.[ch]
 	$(Q)! grep -nE '\b(sprintf|strcpy|strcat|system|popen)\(' runtime/*.c compiler/*.c
 
 format:
-	$(Q)clang-format -i runtime/*.[ch] compiler/*.[ch] tests/unit/*.c
+	$(Q)clang-format -i runtime/*.[ch] compiler/*.[ch] tests/unit/*.[ch]
 
 install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/agent-nook/profiles

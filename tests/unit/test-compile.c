@@ -21,6 +21,7 @@
 #include "../../compiler/compile.h"
 #include "../../compiler/parse.h"
 #include "../../runtime/plan.h"
+#include "unit-util.h"
 
 #define V080                                                                                   \
     {                                                                                          \
@@ -82,39 +83,6 @@ result_free(struct result *res)
     free(res->text);
 }
 
-static char *
-join_argv(const struct strv *sv)
-{
-    struct buf b = {0};
-    buf_adds(&b, "");
-    for (size_t i = 0; i < sv->n; i++)
-        buf_printf(&b, "%s[%s]", i ? " " : "", sv->v[i]);
-    return b.data;
-}
-
-/* Compares the whole vector against a NULL-terminated list; prints both on mismatch. */
-static void
-assert_argv(const struct strv *got, const char *const *expected)
-{
-    size_t n = 0;
-    while (expected[n])
-        n++;
-    bool same = got->n == n;
-    for (size_t i = 0; same && i < n; i++)
-        same = strcmp(got->v[i], expected[i]) == 0;
-    if (!same) {
-        struct strv exp = {0};
-        for (size_t i = 0; i < n; i++)
-            strv_push(&exp, expected[i]);
-        char *g = join_argv(got), *e = join_argv(&exp);
-        print_error("argv differs\n  got:      %s\n  expected: %s\n", g, e);
-        free(g);
-        free(e);
-        strv_free(&exp);
-        fail();
-    }
-}
-
 static bool
 strv_equal(const struct strv *a, const struct strv *b)
 {
@@ -133,7 +101,7 @@ assert_compiles_to(const char *yaml, const char *const *expected)
     if (res.r != 0)
         fail_msg("compile failed:\n%s", res.text);
     assert_string_equal(res.text, "");
-    assert_argv(&res.argv, expected);
+    assert_strv(&res.argv, expected);
     result_free(&res);
 }
 
@@ -328,7 +296,7 @@ test_baked_command_follows_double_dash(void **state)
         "--",
         "--bind", "/", "/", "sh", "-c", "echo $HOME", NULL};
     /* clang-format on */
-    assert_argv(&res.argv, expected);
+    assert_strv(&res.argv, expected);
     result_free(&res);
 }
 
@@ -482,7 +450,7 @@ test_overlay_needs_bwrap_0_11(void **state)
         "--cap-drop", "ALL",
         "--", NULL};
     /* clang-format on */
-    assert_argv(&res.argv, expected);
+    assert_strv(&res.argv, expected);
     result_free(&res);
 }
 
@@ -758,7 +726,7 @@ test_sort_keeps_declaration_order_among_unrelated(void **state)
         "--cap-drop", "ALL",
         "--", NULL};
     /* clang-format on */
-    assert_argv(&argv, expected);
+    assert_strv(&argv, expected);
     strv_free(&argv);
 
     /* reversed: every child waits for its parent, the rest keep declaration order */
@@ -789,7 +757,7 @@ test_sort_keeps_declaration_order_among_unrelated(void **state)
         "--cap-drop", "ALL",
         "--", NULL};
     /* clang-format on */
-    assert_argv(&argv, reversed);
+    assert_strv(&argv, reversed);
     strv_free(&argv);
 }
 
@@ -907,7 +875,7 @@ test_room_opens_up_a_read_only_bind(void **state)
         "--cap-drop", "ALL",
         "--", NULL};
     /* clang-format on */
-    assert_argv(&res.argv, expected);
+    assert_strv(&res.argv, expected);
     result_free(&res);
     free(yaml);
 

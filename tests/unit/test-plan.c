@@ -11,40 +11,9 @@
 
 #include "../../runtime/plan-json.h"
 #include "../../runtime/plan.h"
+#include "unit-util.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
-
-static char *
-join_argv(const struct strv *sv)
-{
-    struct buf b = {0};
-    buf_adds(&b, "");
-    for (size_t i = 0; i < sv->n; i++)
-        buf_printf(&b, "%s[%s]", i ? " " : "", sv->v[i]);
-    return b.data;
-}
-
-static void
-assert_strv(const struct strv *got, const char *const *expected)
-{
-    size_t n = 0;
-    while (expected[n])
-        n++;
-    bool same = got->n == n && (n == 0 || got->v[n] == NULL);
-    for (size_t i = 0; same && i < n; i++)
-        same = strcmp(got->v[i], expected[i]) == 0;
-    if (!same) {
-        struct strv exp = {0};
-        for (size_t i = 0; i < n; i++)
-            strv_push(&exp, expected[i]);
-        char *g = join_argv(got), *e = join_argv(&exp);
-        print_error("vector differs\n  got:      %s\n  expected: %s\n", g, e);
-        free(g);
-        free(e);
-        strv_free(&exp);
-        fail();
-    }
-}
 
 /* plan_bwrap_args of plan must be exactly `expected`. */
 static void
