@@ -1234,33 +1234,24 @@ struct supp {
     char *text; /* owned: the reason */
 };
 
-/* The column (0-based) where a comment starts on this line, or -1. Quoted scalars are
- * skipped: a '#' inside quotes is text. */
+/* The byte offset where a comment starts on line `line` (s, len bytes), or -1; *colp
+ * gets its column (in characters, as libyaml counts). As YAML
+ * has it: a '#' at the start of the line or after a space or tab that is not inside a
+ * scalar. The parsed tree says where its scalars are, so a '#' in a quoted string, a
+ * block scalar or a folded one is text and cannot pose as a suppression. */
 static long
-comment_start(const char *s, size_t len)
+comment_start(const struct ynode *tree, unsigned line, const char *s, size_t len,
+              unsigned *colp)
 {
-    char quote = 0;
+    unsigned col = 1;
     for (size_t i = 0; i < len; i++) {
-        char ch = s[i];
-        if (quote == '\'') {
-            if (ch == '\'' && i + 1 < len && s[i + 1] == '\'')
-                i++;
-            else if (ch == '\'')
-                quote = 0;
-            continue;
-        }
-        if (quote == '"') {
-            if (ch == '\\')
-                i++;
-            else if (ch == '"')
-                quote = 0;
-            continue;
-        }
-        bool at_token = i == 0 || strchr(" \t[{,:-", s[i - 1]) != NULL;
-        if ((ch == '\'' || ch == '"') && at_token)
-            quote = ch;
-        else if (ch == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t'))
+        if (s[i] == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t') &&
+            !ynode_in_scalar(tree, line, col)) {
+            *colp = col;
             return (long)i;
+        }
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            col++;
     }
     return -1;
 }
@@ -1341,10 +1332,13 @@ collect_suppressions(struct lctx *c, const char *text, size_t len, struct supp *
     size_t pending_from = 0;
     unsigned line = 1;
     for (size_t off = 0; off <= len;) {
+        /* Lines as libyaml breaks them, so line numbers agree with the findings'. */
         const char *s = text + off;
-        const char *nl = memchr(s, '\n', len - off);
-        size_t l = nl ? (size_t)(nl - s) : len - off;
-        long cs = comment_start(s, l);
+        size_t l = 0, br = 0;
+        while (off + l < len && !(br = yaml_line_break(s + l, len - off - l)))
+            l++;
+        unsigned col = 0;
+        long cs = comment_start(c->tree, line, s, l, &col);
         bool comment_only = cs >= 0 && blank(s, (size_t)cs);
         if (!comment_only) {
             /* this line is the target of the comment-only lines above it */
@@ -1355,7 +1349,7 @@ collect_suppressions(struct lctx *c, const char *text, size_t len, struct supp *
         }
         if (cs >= 0) {
             struct supp sp;
-            if (parse_directive(c, s + cs, l - (size_t)cs, line, (unsigned)cs + 1, &sp)) {
+            if (parse_directive(c, s + cs, l - (size_t)cs, line, col, &sp)) {
                 sp.target = comment_only ? 0 : line;
                 v = xgrow(v, &cap, n + 1, sizeof *v);
                 v[n++] = sp;
@@ -1363,9 +1357,9 @@ collect_suppressions(struct lctx *c, const char *text, size_t len, struct supp *
                     pending_from = n;
             }
         }
-        if (!nl)
+        if (!br)
             break;
-        off += l + 1;
+        off += l + br;
         line++;
     }
     *out = v;

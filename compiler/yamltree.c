@@ -130,10 +130,10 @@ refuse_node_features(struct builder *b, const yaml_mark_t *mark, const yaml_char
     return false;
 }
 
-/* Length of the line break at s (libyaml's set: LF, CR, CR LF, NEL, LS, PS), or 0. */
-static size_t
-line_break(const unsigned char *s, size_t left)
+size_t
+yaml_line_break(const char *str, size_t left)
 {
+    const unsigned char *s = (const unsigned char *)str;
     if (s[0] == '\n')
         return 1;
     if (s[0] == '\r')
@@ -155,7 +155,7 @@ offset_to_pos(const char *data, size_t len, size_t offset, unsigned *line, unsig
     *line = 1;
     *col = 1;
     for (size_t i = 0; i < offset && i < len;) {
-        size_t br = line_break(d + i, len - i);
+        size_t br = yaml_line_break(data + i, len - i);
         if (br) {
             (*line)++;
             *col = 1;
@@ -222,6 +222,8 @@ handle_event(struct builder *b, yaml_event_t *ev)
                 ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit))
             return;
         struct ynode *n = node_new(YNODE_SCALAR, &ev->start_mark);
+        n->end_line = (unsigned)ev->end_mark.line + 1;
+        n->end_col = (unsigned)ev->end_mark.column + 1;
         n->value = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
         n->len = ev->data.scalar.length;
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -355,4 +357,26 @@ ynode_kind(const struct ynode *node)
         return "a sequence";
     }
     return "?";
+}
+
+/* (l1, c1) before (l2, c2). */
+static bool
+pos_before(unsigned l1, unsigned c1, unsigned l2, unsigned c2)
+{
+    return l1 < l2 || (l1 == l2 && c1 < c2);
+}
+
+bool
+ynode_in_scalar(const struct ynode *node, unsigned line, unsigned col)
+{
+    if (!node)
+        return false;
+    if (node->type == YNODE_SCALAR)
+        return !pos_before(line, col, node->line, node->col) &&
+               pos_before(line, col, node->end_line, node->end_col);
+    for (size_t i = 0; i < node->n; i++)
+        if ((node->keys && ynode_in_scalar(node->keys[i], line, col)) ||
+            ynode_in_scalar(node->vals[i], line, col))
+            return true;
+    return false;
 }

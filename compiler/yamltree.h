@@ -26,7 +26,9 @@ enum ynode_type {
 
 struct ynode {
     enum ynode_type type;
-    unsigned line, col; /* 1-based start of the node (the quote of a quoted scalar) */
+    unsigned line, col;         /* 1-based start of the node (the quote of a quoted scalar) */
+    unsigned end_line, end_col; /* scalars: 1-based position just past the node's text
+                                   (after the closing quote, the block's last line) */
     /* scalar */
     char *value; /* owned, NUL-terminated; len may be shorter than the buffer if the
                     scalar holds a NUL */
@@ -44,6 +46,14 @@ struct ynode {
 int ytree_parse(const char *file, const char *data, size_t len, struct diag_sink *sink,
                 struct ynode **out);
 void ynode_free(struct ynode *node);
+
+/* Length of the line break at s (libyaml's set: LF, CR, CR LF, NEL, LS, PS), or 0. */
+size_t yaml_line_break(const char *s, size_t left);
+
+/* True when (line, col) - libyaml's counting: lines broken as above, columns in
+ * characters - lies inside a scalar of the tree, quotes and block content included: a
+ * '#' there is text, not a comment. */
+bool ynode_in_scalar(const struct ynode *node, unsigned line, unsigned col);
 
 /* Value node of `key` in a mapping, or NULL. */
 struct ynode *ymap_get(const struct ynode *map, const char *key);

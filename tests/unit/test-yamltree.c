@@ -183,6 +183,34 @@ test_tree_empty_value_is_plain_empty_scalar(void **state)
 }
 
 static void
+test_tree_knows_where_scalars_end(void **state)
+{
+    (void)state;
+    /* a: "x # y"   b: |  (two content lines)   c: >- folded   d: é#  (columns count
+     * characters, as libyaml's do) */
+    struct parsed p = parse("a: \"x # y\"  # c\n"
+                            "b: |\n  # one\n  two\n"
+                            "c: >-\n  f\n  # g\n"
+                            "d: \xc3\xa9 #\n");
+    assert_int_equal(p.r, 0);
+    const struct ynode *a = p.tree->vals[0], *b = p.tree->vals[1], *c = p.tree->vals[2];
+    assert_int_equal(a->line, 1);
+    assert_int_equal(a->col, 4);
+    assert_int_equal(a->end_line, 1);
+    assert_int_equal(a->end_col, 11);
+    assert_int_equal(b->end_line, 5); /* the block ends where the next line starts */
+    assert_int_equal(b->end_col, 1);
+    assert_int_equal(c->end_line, 8);
+    assert_true(ynode_in_scalar(p.tree, 1, 8));   /* the '#' inside the quotes */
+    assert_false(ynode_in_scalar(p.tree, 1, 13)); /* the comment after them */
+    assert_true(ynode_in_scalar(p.tree, 3, 3));   /* '# one' is block content */
+    assert_true(ynode_in_scalar(p.tree, 7, 3));   /* '# g' is folded content */
+    assert_false(ynode_in_scalar(p.tree, 8, 6));  /* d's comment: column 6, not byte 7 */
+    assert_true(ynode_in_scalar(p.tree, 8, 4));
+    parsed_free(&p);
+}
+
+static void
 test_tree_scalar_keeps_embedded_nul(void **state)
 {
     (void)state;
@@ -504,6 +532,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree_records_types_positions_and_style),
         cmocka_unit_test(test_tree_empty_value_is_plain_empty_scalar),
+        cmocka_unit_test(test_tree_knows_where_scalars_end),
         cmocka_unit_test(test_tree_scalar_keeps_embedded_nul),
         cmocka_unit_test(test_tree_root_may_be_a_sequence_or_scalar),
         cmocka_unit_test(test_tree_explicit_document_markers_are_one_document),
