@@ -3,7 +3,9 @@
  * For every input: no crash, no leak, every diagnostic position lies inside the input.
  * For every accepted profile: the argv invariants hold (absolute canonical paths,
  * parents before children, "--" before the command, --cap-drop ALL present, at most
- * 9000 arguments each under 128 KiB), and compiling again gives the same plan.
+ * 9000 arguments each under 128 KiB), compiling again gives the same plan, and lint's
+ * findings lie inside the input, in order, none suppressed unless the text holds a
+ * suppression comment.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,15 +14,18 @@
 
 #include "../../compiler/compile.h"
 #include "../../compiler/emit.h"
+#include "../../compiler/lint.h"
+#include "../../compiler/yamltree.h"
 #include "../../runtime/names.h"
 #include "../../runtime/plan-json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void
-check_positions(const char *diags, const char *input, size_t size)
+/* Lines of the input as libyaml counts them: LF, CR, CR LF, NEL, LS, PS break lines.
+ * Written out here, not with yamltree's helper, so the harness checks it. */
+static unsigned
+count_lines(const char *input, size_t size)
 {
-    /* libyaml's line breaks: LF, CR, CR LF, NEL, LS, PS */
     unsigned lines = 1;
     const unsigned char *u = (const unsigned char *)input;
     for (size_t i = 0; i < size; i++) {
@@ -32,6 +37,13 @@ check_positions(const char *diags, const char *input, size_t size)
                  (u[i + 2] == 0xA8 || u[i + 2] == 0xA9))
             lines++;
     }
+    return lines;
+}
+
+static void
+check_positions(const char *diags, const char *input, size_t size)
+{
+    unsigned lines = count_lines(input, size);
     const char *p = diags;
     while (p && *p) {
         unsigned line, col;
@@ -82,6 +94,30 @@ check_plan(const struct plan *plan)
     strv_free(&argv);
 }
 
+static void
+check_lint(const char *input, size_t size, const struct plan *plan, const struct ynode *tree)
+{
+    unsigned lines = count_lines(input, size);
+    struct lint_env env = {.home = "/home/fuzz", .presets = LINT_PRESET_AGENT | LINT_PRESET_CI};
+    struct lint_report rep;
+    lint_run("f.yaml", input, size, plan, tree, &env, &rep);
+    bool directive = memmem(input, size, "nook-lint", 9) != NULL;
+    for (size_t i = 0; i < rep.n; i++) {
+        const struct lint_finding *f = &rep.findings[i];
+        if (f->rule >= lint_rule_count || !f->message || !f->fix || f->line < 1 ||
+            f->line > lines || f->col < 1 || (f->justification && !directive))
+            abort();
+        const struct lint_finding *prev = i ? &rep.findings[i - 1] : NULL;
+        if (prev && (prev->line > f->line || (prev->line == f->line && prev->col > f->col)))
+            abort();
+        char *fp = lint_fingerprint(&rep, i);
+        if (!fp || strlen(fp) != 16)
+            abort();
+        free(fp);
+    }
+    lint_report_free(&rep);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -103,14 +139,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *cmd[] = {(char *)"--cmd", (char *)"arg"};
     opts.command = cmd;
     opts.n_command = 2;
+    struct ynode *tree = NULL;
+    opts.tree = &tree;
     struct plan plan;
     int r = compile_data("f.yaml", input, size, &opts, &sink, &plan);
     fclose(out);
     check_positions(diags, input, size);
     if (r == 0) {
         check_plan(&plan);
+        check_lint(input, size, &plan, tree);
         char *first = plan_to_json(&plan);
         struct plan again;
+        opts.tree = NULL;
         FILE *sinkout = fopen("/dev/null", "w");
         struct diag_sink s2;
         diag_init(&s2, sinkout, "nookc");
@@ -130,6 +170,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (r != 0 && sink.errors == 0)
         abort(); /* rejected without saying why */
     plan_free(&plan);
+    ynode_free(tree);
     free(diags);
     free(input);
     return 0;
