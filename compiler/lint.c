@@ -1235,10 +1235,10 @@ struct supp {
 };
 
 /* The byte offset where a comment starts on line `line` (s, len bytes), or -1; *colp
- * gets its column (in characters, as libyaml counts). As YAML
- * has it: a '#' at the start of the line or after a space or tab that is not inside a
- * scalar. The parsed tree says where its scalars are, so a '#' in a quoted string, a
- * block scalar or a folded one is text and cannot pose as a suppression. */
+ * gets its column (in characters, as libyaml counts). As YAML has it: a '#' at the
+ * start of the line or after a space or tab, and not inside a scalar. The parsed tree
+ * says where its scalars are, so a '#' in a quoted string, a block scalar or a folded
+ * one is text and cannot pose as a suppression. */
 static long
 comment_start(const struct ynode *tree, unsigned line, const char *s, size_t len,
               unsigned *colp)
