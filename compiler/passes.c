@@ -631,19 +631,6 @@ pass_room(struct plan *plan, struct diag_sink *sink)
 
 /* ---- target version and limits -------------------------------------------------- */
 
-static void
-need(struct plan *plan, struct diag_sink *sink, const char *option, const struct plan_loc *loc)
-{
-    const struct plan_version *since = plan_bwrap_option_since(option);
-    if (!since || plan_version_cmp(since, &plan->target) <= 0)
-        return;
-    diag_error(sink, loc,
-               "bwrap option '%s' needs bubblewrap %u.%u.%u or newer; the target is %u.%u.%u "
-               "(see --target-bwrap)",
-               option, since->major, since->minor, since->patch, plan->target.major,
-               plan->target.minor, plan->target.patch);
-}
-
 /* The profile key behind a plan-wide option, for the position of its diagnostics. */
 static const char *
 option_key(const char *option)
@@ -661,6 +648,8 @@ option_key(const char *option)
         {"--unsetenv", "unset_vars"},
         {"--setenv", "env_vars"},
         {"--chdir", "chdir"},
+        /* the command comes from the command line: no such key, the document's start */
+        {"--", "command"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(keys[i].option, option) == 0)
@@ -682,20 +671,21 @@ struct check {
     bool long_reported;
 };
 
-/* Where a diagnostic points (borrowed): the op's origin, or the plan-wide key. */
+/* Where a diagnostic about `option` points (borrowed): the op's origin, or the profile
+ * key behind a plan-wide option. */
 static struct plan_loc
-check_loc(struct check *c, const struct plan_op *op, const char *key)
+check_loc(struct check *c, const struct plan_op *op, const char *option)
 {
-    return op ? op->origin : c->key_loc(c->key_ctx, key);
+    return op ? op->origin : c->key_loc(c->key_ctx, option_key(option));
 }
 
 static void
-check_long_word(struct check *c, const struct plan_op *op, const char *key, const char *word)
+check_long_word(struct check *c, const struct plan_op *op, const char *option, const char *word)
 {
     size_t len = strlen(word);
     if (len < PLAN_MAX_ARG_LEN || c->long_reported)
         return;
-    struct plan_loc loc = check_loc(c, op, key);
+    struct plan_loc loc = check_loc(c, op, option);
     diag_error(c->sink, &loc,
                "a bwrap argument is %zu bytes long; the kernel accepts at most %d", len,
                PLAN_MAX_ARG_LEN - 1);
@@ -706,10 +696,13 @@ static void
 check_option(void *ctx, const struct plan_op *op, const char *const *words, size_t n)
 {
     struct check *c = ctx;
-    const char *key = op ? NULL : option_key(words[0]);
     c->n_args += n;
     for (size_t i = 0; i < n; i++)
-        check_long_word(c, op, key, words[i]);
+        check_long_word(c, op, words[0], words[i]);
+    const struct plan_version *since = plan_bwrap_option_since(words[0]);
+    if (!since || plan_version_cmp(since, &c->plan->target) <= 0)
+        return;
+    /* Once per op (an overlay repeats --overlay-src) and once for a plan-wide option. */
     if (op != c->last_op) {
         strv_free(&c->last_options);
         c->last_op = op;
@@ -718,8 +711,12 @@ check_option(void *ctx, const struct plan_op *op, const char *const *words, size
     if (strv_has(seen, words[0]))
         return;
     strv_push(seen, words[0]);
-    struct plan_loc loc = check_loc(c, op, key);
-    need(c->plan, c->sink, words[0], &loc);
+    struct plan_loc loc = check_loc(c, op, words[0]);
+    diag_error(c->sink, &loc,
+               "bwrap option '%s' needs bubblewrap %u.%u.%u or newer; the target is %u.%u.%u "
+               "(see --target-bwrap)",
+               words[0], since->major, since->minor, since->patch, c->plan->target.major,
+               c->plan->target.minor, c->plan->target.patch);
 }
 
 unsigned
@@ -730,7 +727,7 @@ pass_check(struct plan *plan, struct diag_sink *sink, key_loc_fn key_loc, void *
     plan_lower(plan, check_option, &c);
     c.n_args += 1 + plan->command.n; /* "--" and the command */
     for (size_t i = 0; i < plan->command.n; i++)
-        check_long_word(&c, NULL, "command", plan->command.v[i]);
+        check_long_word(&c, NULL, "--", plan->command.v[i]);
     if (c.n_args + 1 > PLAN_MAX_ARGS) {
         struct plan_loc loc = key_loc(ctx, "mounts");
         diag_error(sink, &loc,
