@@ -7,12 +7,10 @@
  * findings lie inside the input, in order, none suppressed unless the text holds a
  * suppression comment.
  */
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 
 #include "../../compiler/compile.h"
 #include "../../compiler/emit.h"
@@ -21,27 +19,7 @@
 #include "../../runtime/names.h"
 #include "../../runtime/plan-json.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Room-making lists host directories, so two compiles of one input agree only if the
- * host does not change in between. Other processes' temporary files would (a test
- * suite running beside the fuzzer made that happen): the fuzzer gets a private mount
- * namespace with empty tmpfs at /tmp, /var/tmp and /dev/shm. When no namespace can be
- * had, it runs on the host as it is. */
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc, (void)argv;
-    if (unshare(CLONE_NEWNS) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-        return 0;
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-        return 0;
-    const char *volatile_dirs[] = {"/tmp", "/var/tmp", "/dev/shm"};
-    for (size_t i = 0; i < sizeof volatile_dirs / sizeof volatile_dirs[0]; i++)
-        mount("tmpfs", volatile_dirs[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
-    return 0;
-}
 
 /* Lines of the input as libyaml counts them: LF, CR, CR LF, NEL, LS, PS break lines.
  * Written out here, not with yamltree's helper, so the harness checks it. */

@@ -16,9 +16,7 @@ fail=0
 for t in "${targets[@]}"; do
     n=$((n + 1))
     bin=$root/build/fuzz/fuzz-$t
-    # The scratch corpus lives under build/: fuzz-profile hides /tmp behind a private
-    # tmpfs (see its LLVMFuzzerInitialize).
-    work=$(mktemp -d "$root/build/fuzz/work.XXXXXX")
+    work=$(mktemp -d)
     log=$(mktemp)
     # -timeout: one input may take 10 s at most; -rss_limit_mb: 1 GiB.
     (cd "$root" && HOME=/home/fuzz PWD=/home/fuzz/project "$bin" -max_total_time="$secs" \
